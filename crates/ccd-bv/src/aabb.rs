@@ -1,0 +1,116 @@
+//! Axis-aligned bounding box: centre and half-extents.
+
+use bytemuck::{Pod, Zeroable};
+use nalgebra::Vector3;
+
+use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit};
+
+/// An axis-aligned box `{x : |x_i − c_i| ≤ h_i}` (closed) in its model frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct Aabb<T> {
+    /// Centre.
+    pub center: [T; 3],
+    /// Half-extents (≥ 0).
+    pub half: [T; 3],
+}
+
+// SAFETY: `Aabb<T>` is `repr(C)` and both fields are arrays of `T: Pod` (same
+// size and alignment), so there is no padding and every bit pattern is valid;
+// the all-zero pattern is too.
+unsafe impl<T: Real> Zeroable for Aabb<T> {}
+// SAFETY: as above; `T: Pod` is also `Copy + 'static`.
+unsafe impl<T: Real> Pod for Aabb<T> {}
+
+impl<T: Real> Aabb<T> {
+    /// The box from its lower and upper corners (rounded to nearest; not
+    /// padded).
+    pub fn from_corners(lo: [T; 3], hi: [T; 3]) -> Self {
+        let two = T::lit(2.0);
+        Self {
+            center: std::array::from_fn(|i| (lo[i] + hi[i]) / two),
+            half: std::array::from_fn(|i| (hi[i] - lo[i]) / two),
+        }
+    }
+
+    /// The axis-aligned box of this box moved by `pose` (thesis §2.3.2):
+    /// `c' = R·c + t`, `h'_i = Σ_j |R_ij|·h_j`, as vectors.
+    #[inline(always)]
+    pub fn wrap(&self, pose: &Pose<T>) -> (Vector3<T>, Vector3<T>) {
+        let c = pose.rot * Vector3::from(self.center) + pose.trans;
+        let h = pose.abs_rot * Vector3::from(self.half);
+        (c, h)
+    }
+
+    /// Per-axis gaps `max(0, |c'_i − c_i| − h_i − h'_i)` between `self` and
+    /// `other` wrapped into `self`'s frame.
+    #[inline]
+    fn gaps(&self, other: &Self, b_in_a: &Pose<T>) -> Vector3<T> {
+        let (c, h) = other.wrap(b_in_a);
+        Vector3::from_fn(|i, _| ((c[i] - self.center[i]).abs() - self.half[i] - h[i]).max(T::zero()))
+    }
+}
+
+impl<T: Real> BoundingVolume<T> for Aabb<T> {
+    const KIND: BvKind = BvKind::Aabb;
+
+    /// The vertices' coordinate ranges, made conservative in `T` as described
+    /// in [`fit`]; `method` is ignored.
+    fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], _method: FitMethod) -> Self {
+        fit::fit_aabb(vertices, faces)
+    }
+
+    /// The wrap of the moved box ([`Aabb::wrap`]): contains the moved box,
+    /// exact only for axis-permuting rotations.
+    fn transformed(&self, pose: &Pose<T>) -> Self {
+        let (c, h) = self.wrap(pose);
+        Self { center: c.into(), half: h.into() }
+    }
+
+    /// `other` is wrapped into `self`'s frame (model-space update, thesis
+    /// §2.3.3), then the three coordinate intervals are compared.
+    ///
+    /// # Guarantee
+    /// Conservative (the wrap contains B); touching is overlap. Round-off of
+    /// the transform itself (a few ulps) is not guarded.
+    #[inline]
+    fn overlaps(&self, other: &Self, b_in_a: &Pose<T>) -> bool {
+        let (c, h) = other.wrap(b_in_a);
+        (0..3).all(|i| (c[i] - self.center[i]).abs() <= self.half[i] + h[i])
+    }
+
+    /// The distance between `self` and the wrap of `other` (the norm of the
+    /// per-axis gaps), shrunk by a few ulps; a lower bound because the wrap
+    /// contains B.
+    fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
+        self.gaps(other, b_in_a).norm() * (T::one() - T::lit(8.0) * T::EPSILON)
+    }
+
+    /// `|p_i − c_i| ≤ h_i + tol` on every axis.
+    fn contains_point(&self, p: &[T; 3], tol: T) -> bool {
+        (0..3).all(|i| (p[i] - self.center[i]).abs() <= self.half[i] + tol)
+    }
+
+    /// `2·‖half‖`.
+    fn diameter(&self) -> T {
+        Vector3::from(self.half).norm() * T::lit(2.0)
+    }
+
+    /// `8·(h₀h₁ + h₁h₂ + h₂h₀)`.
+    fn area(&self) -> T {
+        let [x, y, z] = self.half;
+        T::lit(8.0) * (x * y + y * z + z * x)
+    }
+
+    /// `8·h₀h₁h₂`.
+    fn volume(&self) -> T {
+        let [x, y, z] = self.half;
+        T::lit(8.0) * x * y * z
+    }
+
+    /// `2·min_i half_i`.
+    fn thickness(&self) -> T {
+        let [x, y, z] = self.half;
+        T::lit(2.0) * x.min(y).min(z)
+    }
+}

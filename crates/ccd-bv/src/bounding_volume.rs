@@ -1,0 +1,96 @@
+//! The bounding-volume seam: what a tree node's volume must provide.
+
+use crate::{Pose, Real};
+
+/// Which bounding-volume type a tree uses; written into file headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum BvKind {
+    /// [`Sphere`](crate::Sphere).
+    Sphere = 0,
+    /// [`Aabb`](crate::Aabb).
+    Aabb = 1,
+    /// [`Obb`](crate::Obb).
+    Obb = 2,
+}
+
+impl BvKind {
+    /// Lower-case name (`"sphere"`, `"aabb"`, `"obb"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BvKind::Sphere => "sphere",
+            BvKind::Aabb => "aabb",
+            BvKind::Obb => "obb",
+        }
+    }
+}
+
+/// How a volume's orientation is chosen when fitting (OBBs only; spheres and
+/// AABBs ignore it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FitMethod {
+    /// Eigenvectors of the area-weighted covariance of the surface of the
+    /// convex hull of the triangles (Gottschalk §3.3.4, the thesis default):
+    /// insensitive to tessellation, interior geometry and small outliers.
+    #[default]
+    HullSurface,
+    /// Eigenvectors of the area-weighted covariance of the triangles
+    /// themselves (§3.3.3; digest 002-part1 §3.4 has the corrected formula):
+    /// cheaper, as used by RAPID.
+    TriangleSurface,
+}
+
+/// A convex bounding volume usable as a tree node.
+///
+/// # Contract for implementers
+/// - `fit` returns a volume that contains every given triangle **exactly**,
+///   i.e. after rounding to `T` (implementations pad by a few ulps).
+/// - `overlaps` is conservative: it may report an overlap of disjoint volumes
+///   (within the SAT guard, or by the AABB wrap) but never reports disjoint
+///   volumes that intersect, touching included.
+/// - `distance_lower_bound` never exceeds the true distance between the
+///   volumes, and is 0 when they may overlap.
+/// - The type is plain data (`Pod`) made only of `T` fields, so a slice of
+///   nodes can be written to and mapped from a file as is.
+pub trait BoundingVolume<T: Real>:
+    Copy + std::fmt::Debug + Send + Sync + bytemuck::Pod + 'static
+{
+    /// Tag written in file headers.
+    const KIND: BvKind;
+
+    /// Fits the volume to the triangles `faces` (indices into `vertices`),
+    /// all in the same model frame.
+    ///
+    /// # Panics
+    /// May panic if `faces` is empty or an index is out of range; the tree
+    /// builder validates its input before fitting.
+    fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMethod) -> Self;
+
+    /// This volume moved by `pose` (exact for spheres and OBBs; an AABB is
+    /// wrapped by the axis-aligned box of its rotated self, Gottschalk §2.3.2).
+    fn transformed(&self, pose: &Pose<T>) -> Self;
+
+    /// Whether `self` (in A's frame) and `other` (in B's frame) may intersect,
+    /// where `b_in_a` is B's frame in A's frame. Touching counts as overlap.
+    fn overlaps(&self, other: &Self, b_in_a: &Pose<T>) -> bool;
+
+    /// A lower bound on the distance between `self` and `other` (frames as in
+    /// [`overlaps`](Self::overlaps)); 0 where they may overlap.
+    fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T;
+
+    /// Whether `p` lies inside the volume, enlarged by `tol`.
+    fn contains_point(&self, p: &[T; 3], tol: T) -> bool;
+
+    /// Largest distance between two points of the volume (descent rule).
+    fn diameter(&self) -> T;
+
+    /// Surface area (descent rule).
+    fn area(&self) -> T;
+
+    /// Volume (descent rule).
+    fn volume(&self) -> T;
+
+    /// Width of the thinnest enclosing slab: 2·(smallest half-extent) for
+    /// boxes, the diameter for spheres (Gottschalk §5.3.2.3, Fig. 5.17).
+    fn thickness(&self) -> T;
+}

@@ -1,0 +1,142 @@
+//! Covariance of point sets and of triangle surfaces (thesis §3.4), in `f64`.
+
+use nalgebra::{Matrix3, SymmetricEigen, Vector3};
+
+use crate::Real;
+
+/// Mean and (population) covariance of a point set, two-pass (centred).
+///
+/// # Guarantee
+/// `C = (1/n) Σ (p − m)(p − m)ᵀ` up to `f64` round-off; finite for finite
+/// input. An empty set gives zeros.
+pub fn point_covariance<T: Real>(points: &[[T; 3]]) -> (Vector3<f64>, Matrix3<f64>) {
+    let pts = points.iter().map(to_f64);
+    point_moments(pts, points.len())
+}
+
+/// Mean, covariance and total area of the union of the triangles `faces`
+/// (indices into `vertices`), with uniform density over their area
+/// (thesis §3.4.3, corrected per digest 002-part1 §3.4).
+///
+/// Each triangle `p, q, r` with area `A` and centroid `m` contributes the
+/// second moment `(A/12)(9 m mᵀ + p pᵀ + q qᵀ + r rᵀ)`; the sum is divided by
+/// the total area. Two passes: the area-weighted mean first, then the moments
+/// of the centred vertices, so no `m mᵀ` term is subtracted.
+///
+/// # Guarantee
+/// Exact closed form up to `f64` round-off, invariant under re-tessellation.
+/// Zero-area triangles carry no weight. When the total area is 0 (every
+/// triangle degenerate) the result is the covariance of the triangles'
+/// vertices (each index once) and the returned area is 0; never NaN for
+/// finite input.
+///
+/// # Panics
+/// If an index is out of range.
+pub fn triangle_covariance<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> (Vector3<f64>, Matrix3<f64>, f64) {
+    let tri = |f: &[u32; 3]| f.map(|i| to_f64(&vertices[i as usize]));
+    surface_moments(faces.iter().map(tri)).unwrap_or_else(|| {
+        let ids = super::distinct_vertices(faces);
+        let (m, c) = point_moments(ids.iter().map(|&i| to_f64(&vertices[i as usize])), ids.len());
+        (m, c, 0.0)
+    })
+}
+
+/// The eigenvectors of a symmetric 3×3 matrix as the columns of a rotation,
+/// sorted by **descending** eigenvalue (column 0 is the direction of largest
+/// spread: the split axis).
+///
+/// # Guarantee
+/// The result is orthonormal and right-handed (`col2 = col0 × col1`) to
+/// `f64` round-off. Repeated eigenvalues give an arbitrary orthonormal basis
+/// of their eigenspace; a non-finite input gives the identity.
+pub fn principal_axes(cov: &Matrix3<f64>) -> Matrix3<f64> {
+    eigen_sorted(cov).0
+}
+
+/// [`principal_axes`] together with the eigenvalues in the same order.
+pub(crate) fn eigen_sorted(cov: &Matrix3<f64>) -> (Matrix3<f64>, [f64; 3]) {
+    if !cov.iter().all(|x| x.is_finite()) {
+        return (Matrix3::identity(), [0.0; 3]);
+    }
+    let eig = SymmetricEigen::new(*cov);
+    let mut order = [0usize, 1, 2];
+    order.sort_by(|&i, &j| eig.eigenvalues[j].total_cmp(&eig.eigenvalues[i]));
+    let values = order.map(|i| eig.eigenvalues[i]);
+    let axes = orthonormal_frame(&eig.eigenvectors.column(order[0]).into(), &eig.eigenvectors.column(order[1]).into());
+    (axes, values)
+}
+
+/// A right-handed orthonormal frame whose first column is `u` (normalised)
+/// and whose second lies in the plane of `u` and `v` (Gram–Schmidt). When `v`
+/// is (nearly) parallel to `u`, any unit vector orthogonal to `u` is used;
+/// when `u` is zero, the identity.
+pub(crate) fn orthonormal_frame(u: &Vector3<f64>, v: &Vector3<f64>) -> Matrix3<f64> {
+    let n = u.norm();
+    if !(n > 0.0 && n.is_finite()) {
+        return Matrix3::identity();
+    }
+    let x = u / n;
+    let w = v - x * x.dot(v);
+    let wn = w.norm();
+    let y = if wn > 1e-9 * v.norm() && wn.is_finite() { w / wn } else { any_orthogonal(&x) };
+    Matrix3::from_columns(&[x, y, x.cross(&y)])
+}
+
+/// A unit vector orthogonal to the unit vector `x`.
+fn any_orthogonal(x: &Vector3<f64>) -> Vector3<f64> {
+    // Cross with the coordinate axis least aligned with x.
+    let k = x.iamin();
+    let w = x.cross(&Vector3::ith(k, 1.0));
+    w / w.norm()
+}
+
+/// Widens a vertex to `f64` (exact).
+pub(crate) fn to_f64<T: Real>(p: &[T; 3]) -> Vector3<f64> {
+    Vector3::new(p[0].to_f64_exact(), p[1].to_f64_exact(), p[2].to_f64_exact())
+}
+
+/// Two-pass mean and covariance of `n` points yielded by a cloneable
+/// iterator.
+pub(crate) fn point_moments<I>(points: I, n: usize) -> (Vector3<f64>, Matrix3<f64>)
+where
+    I: Iterator<Item = Vector3<f64>> + Clone,
+{
+    if n == 0 {
+        return (Vector3::zeros(), Matrix3::zeros());
+    }
+    let inv = 1.0 / n as f64;
+    let mean = points.clone().fold(Vector3::zeros(), |s, p| s + p) * inv;
+    let mut c = Matrix3::zeros();
+    for p in points {
+        let d = p - mean;
+        c += d * d.transpose();
+    }
+    (mean, c * inv)
+}
+
+/// Two-pass area-weighted mean, covariance and area of triangles yielded by
+/// a cloneable iterator; `None` when the total area is 0.
+pub(crate) fn surface_moments<I>(tris: I) -> Option<(Vector3<f64>, Matrix3<f64>, f64)>
+where
+    I: Iterator<Item = [Vector3<f64>; 3]> + Clone,
+{
+    let mut area = 0.0;
+    let mut first = Vector3::zeros();
+    for [p, q, r] in tris.clone() {
+        let a = 0.5 * (q - p).cross(&(r - p)).norm();
+        area += a;
+        first += (p + q + r) * (a / 3.0);
+    }
+    if !(area > 0.0 && area.is_finite()) {
+        return None;
+    }
+    let mean = first / area;
+    let mut second = Matrix3::zeros();
+    for [p, q, r] in tris {
+        let (p, q, r) = (p - mean, q - mean, r - mean);
+        let a = 0.5 * (q - p).cross(&(r - p)).norm();
+        let m = (p + q + r) / 3.0;
+        second += (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose()) * (a / 12.0);
+    }
+    Some((mean, second / area, area))
+}

@@ -1,0 +1,121 @@
+//! Choosing an OBB's orientation (thesis §3.3, degenerate inputs §3.3.5).
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::covariance::{eigen_sorted, orthonormal_frame, point_moments, surface_moments, to_f64};
+use super::hull::{convex_hull, convex_hull_2d};
+use super::{distinct_vertices, principal_axes, triangle_covariance};
+use crate::{FitMethod, Real};
+
+/// Relative eigenvalue threshold below which the vertex covariance is taken
+/// to have lost a dimension (`λ_k ≤ DEGENERATE·λ_max`; spreads in a ratio
+/// below 1e-6).
+const DEGENERATE: f64 = 1e-12;
+
+/// The axes (columns, orthonormal, right-handed, sorted by descending
+/// spread) of the OBB that [`Obb`](crate::Obb)'s fit puts around `faces`.
+///
+/// - One triangle: axis 0 along its longest edge, axis 2 along its unit
+///   normal, axis 1 = axis 2 × axis 0 (RAPID's leaf box, digest §3.7); a
+///   zero-area triangle is treated as a segment, a point as below.
+/// - Otherwise the intrinsic dimension of the distinct vertices is read from
+///   their covariance eigenvalues (thesis §3.3.5): all equal → identity;
+///   collinear → axis 0 along the line; coplanar → the normal is axis 2 and
+///   the in-plane axes are the principal axes of the plane's convex polygon
+///   (`HullSurface`) or of the triangles (`TriangleSurface`); otherwise the
+///   principal axes of the convex-hull surface (`HullSurface`, thesis
+///   §3.3.4) or of the triangles (`TriangleSurface`, §3.3.3).
+///
+/// # Guarantee
+/// Finite and orthonormal for any finite input; the extents are not chosen
+/// here.
+///
+/// # Panics
+/// If `faces` is empty or an index is out of range.
+pub fn obb_axes<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMethod) -> Matrix3<f64> {
+    if let [f] = faces {
+        return triangle_frame(f.map(|i| to_f64(&vertices[i as usize])));
+    }
+    let ids = distinct_vertices(faces);
+    let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| to_f64(&vertices[i as usize])).collect();
+    let (_, cov) = point_moments(pts.iter().copied(), pts.len());
+    let (axes, l) = eigen_sorted(&cov);
+    if l[0] <= 0.0 || pts.iter().all(|p| *p == pts[0]) {
+        return Matrix3::identity();
+    }
+    if l[1] <= DEGENERATE * l[0] {
+        return line_frame(&axes.column(0).into());
+    }
+    if l[2] <= DEGENERATE * l[0] {
+        return planar_frame(vertices, faces, &pts, &axes, method);
+    }
+    match method {
+        FitMethod::TriangleSurface => principal_axes(&triangle_covariance(vertices, faces).1),
+        FitMethod::HullSurface => match convex_hull(&pts) {
+            Some(hull) => {
+                let tris = hull.iter().map(|f| f.map(|i| pts[i as usize]));
+                surface_moments(tris).map_or(axes, |(_, c, _)| principal_axes(&c))
+            }
+            None => planar_frame(vertices, faces, &pts, &axes, method),
+        },
+    }
+}
+
+/// RAPID's leaf frame for one triangle.
+fn triangle_frame([p, q, r]: [Vector3<f64>; 3]) -> Matrix3<f64> {
+    let edges = [q - p, r - q, p - r];
+    let longest = edges.iter().copied().max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared())).unwrap_or_default();
+    if longest == Vector3::zeros() {
+        return Matrix3::identity();
+    }
+    let normal = (q - p).cross(&(r - p));
+    if normal == Vector3::zeros() {
+        return line_frame(&longest);
+    }
+    frame_with_normal(&longest, &normal)
+}
+
+/// The right-handed frame `(x, n × x, n)` with `x` along `dir` and `n` along
+/// the part of `normal` orthogonal to it.
+fn frame_with_normal(dir: &Vector3<f64>, normal: &Vector3<f64>) -> Matrix3<f64> {
+    let f = orthonormal_frame(dir, normal);
+    let (x, n) = (f.column(0).into_owned(), f.column(1).into_owned());
+    Matrix3::from_columns(&[x, n.cross(&x), n])
+}
+
+/// A right-handed frame with axis 0 along `dir`.
+fn line_frame(dir: &Vector3<f64>) -> Matrix3<f64> {
+    orthonormal_frame(dir, &Vector3::zeros())
+}
+
+/// Frame for coplanar vertices `pts` whose vertex-covariance axes are `axes`
+/// (axis 2 is the normal).
+fn planar_frame<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+    pts: &[Vector3<f64>],
+    axes: &Matrix3<f64>,
+    method: FitMethod,
+) -> Matrix3<f64> {
+    let normal: Vector3<f64> = axes.column(2).into();
+    let cov = match method {
+        FitMethod::TriangleSurface => surface_moments(faces.iter().map(|f| f.map(|i| to_f64(&vertices[i as usize])))).map(|m| m.1),
+        FitMethod::HullSurface => {
+            // In-plane coordinates, planar hull, fan triangulation.
+            let (u, v) = (axes.column(0).into_owned(), axes.column(1).into_owned());
+            let flat: Vec<[f64; 2]> = pts.iter().map(|p| [u.dot(p), v.dot(p)]).collect();
+            let poly = convex_hull_2d(&flat);
+            let lift = |k: usize| pts[poly[k] as usize];
+            let fan = (1..poly.len().saturating_sub(1)).map(|k| [lift(0), lift(k), lift(k + 1)]);
+            surface_moments(fan).map(|m| m.1)
+        }
+    };
+    match cov {
+        // Major in-plane axis, with the normal kept exactly as axis 2.
+        Some(c) => {
+            let major: Vector3<f64> = principal_axes(&c).column(0).into();
+            frame_with_normal(&(major - normal * normal.dot(&major)), &normal)
+        }
+        None => *axes,
+    }
+}

@@ -1,0 +1,346 @@
+//! Convex hulls (3-D quickhull and 2-D monotone chain) with exact
+//! orientation predicates (`robust`), for the hull-surface covariance.
+
+use nalgebra::Vector3;
+use robust::{Coord, Coord3D, orient2d, orient3d};
+
+/// "No face" in adjacency links.
+const NONE: u32 = u32::MAX;
+
+/// Relative error bound of the orientation filter: Shewchuk's
+/// `o3derrboundA = (7 + 56ε)ε` rounded up to `8ε`.
+const FILTER: f64 = 8.0 * f64::EPSILON / 2.0;
+
+/// The triangulated surface of the convex hull of `points`.
+///
+/// Returns triangles of indices into `points`, oriented counter-clockwise
+/// seen from outside, or `None` when the points do not span a volume (all
+/// coplanar, collinear or equal; fewer than 4 points).
+///
+/// # Guarantee
+/// Exact: visibility is decided with Shewchuk's adaptive `orient3d`, so every
+/// input point lies inside or on the returned surface, and every returned
+/// vertex is an input point. Points on the hull boundary that are not
+/// needed as vertices (e.g. in the interior of a hull facet) may be left out;
+/// coplanar facets are triangulated arbitrarily. Duplicates are harmless.
+///
+/// Quickhull with conflict lists (Barber, Dobkin, Huhdanpaa 1996):
+/// expected `O(n log n)`.
+pub fn convex_hull(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
+    let [v0, v1, v2, v3] = initial_simplex(points)?;
+    let mut h = Hull { pts: points, faces: Vec::new(), pool: Vec::new(), scratch: Scratch::default() };
+    for v in [[v0, v1, v2], [v0, v3, v1], [v1, v3, v2], [v2, v3, v0]] {
+        h.new_face(v);
+    }
+    for f in 0..4 {
+        for g in 0..4 {
+            for e in 0..3 {
+                if let Some(k) = h.edge_index(g, h.faces[f].v[(e + 1) % 3], h.faces[f].v[e]) {
+                    h.faces[f].adj[e] = g as u32;
+                    h.faces[g].adj[k] = f as u32;
+                }
+            }
+        }
+    }
+    let start = [0, 1, 2, 3];
+    for p in 0..points.len() as u32 {
+        if ![v0, v1, v2, v3].contains(&p) {
+            h.assign(p, &start);
+        }
+    }
+    let mut stack: Vec<u32> = start.to_vec();
+    let mut stamp = 0;
+    while let Some(f) = stack.pop() {
+        let face = &h.faces[f as usize];
+        if !face.alive || face.outside.is_empty() {
+            continue;
+        }
+        stamp += 1;
+        let new = h.add_point(f, stamp)?;
+        stack.extend(new.filter(|&g| !h.faces[g as usize].outside.is_empty()));
+    }
+    Some(h.faces.iter().filter(|f| f.alive).map(|f| f.v).collect())
+}
+
+/// The convex polygon of 2-D points: indices counter-clockwise, without
+/// collinear boundary points (Andrew's monotone chain with exact
+/// `orient2d`). Fewer than 3 indices when the points are collinear.
+pub(crate) fn convex_hull_2d(points: &[[f64; 2]]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..points.len() as u32).collect();
+    order.sort_unstable_by(|&i, &j| {
+        let (p, q) = (points[i as usize], points[j as usize]);
+        p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1]))
+    });
+    order.dedup_by(|i, j| points[*i as usize] == points[*j as usize]);
+    if order.len() < 3 {
+        return order;
+    }
+    let c = |i: u32| Coord { x: points[i as usize][0], y: points[i as usize][1] };
+    let turns_left = |h: &[u32], p: u32| orient2d(c(h[h.len() - 2]), c(h[h.len() - 1]), c(p)) > 0.0;
+    let mut hull: Vec<u32> = Vec::with_capacity(2 * order.len());
+    for &p in &order {
+        while hull.len() >= 2 && !turns_left(&hull, p) {
+            hull.pop();
+        }
+        hull.push(p);
+    }
+    let lower = hull.len() + 1;
+    for &p in order.iter().rev().skip(1) {
+        while hull.len() >= lower && !turns_left(&hull, p) {
+            hull.pop();
+        }
+        hull.push(p);
+    }
+    hull.pop();
+    hull
+}
+
+/// One hull triangle during construction.
+struct Face {
+    /// Vertices, counter-clockwise seen from outside.
+    v: [u32; 3],
+    /// `adj[e]`: the face across edge `(v[e], v[(e+1)%3])`.
+    adj: [u32; 3],
+    /// Outward normal `(v1 − v0) × (v2 − v0)` as computed in `f64`
+    /// (unnormalised), for the filtered predicate and to rank outside points.
+    normal: Vector3<f64>,
+    /// Component-wise permanents of that cross product (`|u_y v_z| + |u_z v_y|`,
+    /// …), for the filter's error bound.
+    perm: Vector3<f64>,
+    /// `zero[k]`: both products of `normal[k]` have an exactly zero factor,
+    /// so that component is exactly 0 (e.g. faces in a coordinate plane).
+    zero: [bool; 3],
+    /// Points strictly outside this face and assigned to it.
+    outside: Vec<u32>,
+    /// The farthest outside point and its (scaled) distance.
+    far: u32,
+    far_d: f64,
+    /// Visibility cache: valid when `mark` equals the current stamp.
+    mark: u32,
+    visible: bool,
+    alive: bool,
+}
+
+/// Quickhull state.
+struct Hull<'a> {
+    pts: &'a [Vector3<f64>],
+    faces: Vec<Face>,
+    /// Emptied conflict lists, reused.
+    pool: Vec<Vec<u32>>,
+    scratch: Scratch,
+}
+
+fn c3(p: &Vector3<f64>) -> Coord3D<f64> {
+    Coord3D { x: p.x, y: p.y, z: p.z }
+}
+
+impl Hull<'_> {
+    /// Whether point `p` is strictly outside face `f` (exact).
+    ///
+    /// `w·n` with `w = p − v0` and the face's cross product `n` is the
+    /// orientation determinant evaluated exactly as Shewchuk's `orient3d`
+    /// fast path evaluates it (one rounded difference per input, minors,
+    /// then the expansion), so his bound `(7 + 56ε)ε·permanent` holds; with
+    /// a slightly larger constant it decides most cases, and the rest go to
+    /// the adaptive exact predicate.
+    fn above(&self, f: usize, p: u32) -> bool {
+        ALL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let face = &self.faces[f];
+        let w = self.pts[p as usize] - self.pts[face.v[0] as usize];
+        let det = w.dot(&face.normal);
+        let bound = FILTER * w.abs().dot(&face.perm);
+        if det > bound {
+            return true;
+        }
+        if det < -bound {
+            return false;
+        }
+        // Every term has an exactly zero factor (a rounded difference is 0
+        // only if the exact one is): the determinant is exactly 0. Common
+        // for grids and axis-aligned faces, where the adaptive predicate
+        // would expand to full precision.
+        if (0..3).all(|k| w[k] == 0.0 || face.zero[k]) {
+            return false;
+        }
+        let [a, b, c] = face.v.map(|i| c3(&self.pts[i as usize]));
+        let o = orient3d(a, b, c, c3(&self.pts[p as usize]));
+        SLOW.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if o == 0.0 { ZERO.fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
+        o < 0.0
+    }
+
+    fn new_face(&mut self, v: [u32; 3]) -> u32 {
+        let [a, b, c] = v.map(|i| self.pts[i as usize]);
+        let (u, w) = (b - a, c - a);
+        let outside = self.pool.pop().unwrap_or_default();
+        self.faces.push(Face {
+            v,
+            adj: [NONE; 3],
+            normal: u.cross(&w),
+            perm: Vector3::new(
+                (u.y * w.z).abs() + (u.z * w.y).abs(),
+                (u.z * w.x).abs() + (u.x * w.z).abs(),
+                (u.x * w.y).abs() + (u.y * w.x).abs(),
+            ),
+            zero: std::array::from_fn(|k| {
+                let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+                (u[i] == 0.0 || w[j] == 0.0) && (u[j] == 0.0 || w[i] == 0.0)
+            }),
+            outside,
+            far: NONE,
+            far_d: f64::NEG_INFINITY,
+            mark: 0,
+            visible: false,
+            alive: true,
+        });
+        (self.faces.len() - 1) as u32
+    }
+
+    /// The index `k` of the directed edge `(a, b)` in face `f`.
+    fn edge_index(&self, f: usize, a: u32, b: u32) -> Option<usize> {
+        let v = self.faces[f].v;
+        (0..3).find(|&k| v[k] == a && v[(k + 1) % 3] == b)
+    }
+
+    /// Assigns `p` to the first of `candidates` it is strictly outside of;
+    /// drops it (it is inside the hull) when there is none.
+    fn assign(&mut self, p: u32, candidates: &[u32]) {
+        let Some(&f) = candidates.iter().find(|&&f| self.above(f as usize, p)) else {
+            return;
+        };
+        let pt = self.pts[p as usize];
+        let face = &mut self.faces[f as usize];
+        let d = face.normal.dot(&(pt - self.pts[face.v[0] as usize]));
+        if d > face.far_d {
+            face.far = p;
+            face.far_d = d;
+        }
+        face.outside.push(p);
+    }
+
+    /// Adds the farthest outside point of face `f` to the hull: removes the
+    /// faces it sees, cones the horizon to it and redistributes their
+    /// outside points. Returns the new faces' range, or `None` if the
+    /// horizon is not a simple cycle (impossible with exact predicates).
+    fn add_point(&mut self, f: u32, stamp: u32) -> Option<std::ops::Range<u32>> {
+        let eye = self.faces[f as usize].far;
+        let mut s = std::mem::take(&mut self.scratch);
+        s.visible.clear();
+        s.horizon.clear();
+        // Visible faces by breadth-first search; horizon edges (a, b, behind).
+        s.visible.push(f);
+        self.faces[f as usize].mark = stamp;
+        self.faces[f as usize].visible = true;
+        let mut k = 0;
+        while k < s.visible.len() {
+            let (v, adj) = (self.faces[s.visible[k] as usize].v, self.faces[s.visible[k] as usize].adj);
+            k += 1;
+            for e in 0..3 {
+                let n = adj[e] as usize;
+                if self.faces[n].mark != stamp {
+                    let vis = self.above(n, eye);
+                    self.faces[n].mark = stamp;
+                    self.faces[n].visible = vis;
+                    if vis {
+                        s.visible.push(n as u32);
+                    }
+                }
+                if !self.faces[n].visible {
+                    s.horizon.push((v[e], v[(e + 1) % 3], n as u32));
+                }
+            }
+        }
+        order_cycle(&mut s.horizon, &mut s.cycle)?;
+
+        let first = self.faces.len() as u32;
+        let m = s.cycle.len() as u32;
+        for (i, &h) in s.cycle.iter().enumerate() {
+            let (a, b, behind) = s.horizon[h];
+            let g = self.new_face([a, b, eye]);
+            let back = self.edge_index(behind as usize, b, a)?;
+            self.faces[behind as usize].adj[back] = g;
+            let i = i as u32;
+            self.faces[g as usize].adj = [behind, first + (i + 1) % m, first + (i + m - 1) % m];
+        }
+        s.new.clear();
+        s.new.extend(first..first + m);
+        for &vf in &s.visible {
+            let face = &mut self.faces[vf as usize];
+            face.alive = false;
+            let mut pts = std::mem::take(&mut face.outside);
+            for &p in &pts {
+                if p != eye {
+                    self.assign(p, &s.new);
+                }
+            }
+            pts.clear();
+            self.pool.push(pts);
+        }
+        self.scratch = s;
+        Some(first..first + m)
+    }
+}
+
+/// Buffers reused across [`Hull::add_point`] calls.
+#[derive(Default)]
+struct Scratch {
+    visible: Vec<u32>,
+    horizon: Vec<(u32, u32, u32)>,
+    cycle: Vec<usize>,
+    new: Vec<u32>,
+}
+
+/// Orders horizon edges `(a, b, _)` into one cycle (`b` of each is `a` of
+/// the next), writing their indices in order to `cycle`; `None` if they do
+/// not form a single simple cycle. Sorts `edges` by `a`.
+fn order_cycle(edges: &mut [(u32, u32, u32)], cycle: &mut Vec<usize>) -> Option<()> {
+    edges.sort_unstable_by_key(|e| e.0);
+    if edges.windows(2).any(|w| w[0].0 == w[1].0) {
+        return None;
+    }
+    cycle.clear();
+    let mut cur = 0;
+    for _ in 0..edges.len() {
+        cycle.push(cur);
+        cur = edges.binary_search_by_key(&edges[cur].1, |e| e.0).ok()?;
+        if cur == 0 && cycle.len() < edges.len() {
+            return None;
+        }
+    }
+    (cur == 0 && cycle.len() >= 3).then_some(())
+}
+
+/// Four affinely independent points, ordered so that `orient3d` of the
+/// first three against the fourth is positive (the fourth lies below the
+/// first face): a seed tetrahedron; `None` if the points span no volume.
+fn initial_simplex(pts: &[Vector3<f64>]) -> Option<[u32; 4]> {
+    if pts.len() < 4 {
+        return None;
+    }
+    let extreme = |axis: usize| {
+        let by = |i: &usize, j: &usize| pts[*i][axis].total_cmp(&pts[*j][axis]);
+        let lo = (0..pts.len()).min_by(by).unwrap_or(0);
+        let hi = (0..pts.len()).max_by(by).unwrap_or(0);
+        (pts[hi][axis] - pts[lo][axis], lo, hi)
+    };
+    let (span, i0, i1) = (0..3).map(extreme).max_by(|a, b| a.0.total_cmp(&b.0))?;
+    if !span.is_finite() || span <= 0.0 {
+        return None;
+    }
+    let (p0, d) = (pts[i0], pts[i1] - pts[i0]);
+    let argmax = |key: &dyn Fn(&Vector3<f64>) -> f64| {
+        (0..pts.len()).max_by(|&i, &j| key(&pts[i]).total_cmp(&key(&pts[j]))).unwrap_or(0)
+    };
+    let i2 = argmax(&|p| (p - p0).cross(&d).norm_squared());
+    let n = d.cross(&(pts[i2] - p0));
+    let i3 = argmax(&|p| n.dot(&(p - p0)).abs());
+    let o = |i: usize| orient3d(c3(&pts[i0]), c3(&pts[i1]), c3(&pts[i2]), c3(&pts[i]));
+    let i3 = if o(i3) != 0.0 { i3 } else { (0..pts.len()).find(|&i| o(i) != 0.0)? };
+    let [a, b, c, d] = [i0, i1, i2, i3].map(|i| i as u32);
+    Some(if o(i3) > 0.0 { [a, b, c, d] } else { [a, c, b, d] })
+}
+
+pub static ALL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static SLOW: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static ZERO: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub fn stats() -> [usize; 3] { [ALL.load(std::sync::atomic::Ordering::Relaxed), SLOW.load(std::sync::atomic::Ordering::Relaxed), ZERO.load(std::sync::atomic::Ordering::Relaxed)] }

@@ -1,0 +1,30 @@
+//! Bounding volumes for collision queries between rigid triangle meshes.
+//!
+//! | volume | parameters | transform | overlap test | guarantee |
+//! |---|---|---|---|---|
+//! | [`Sphere`] | centre, radius | exact | centre distance | conservative (radii padded) |
+//! | [`Aabb`] | centre, half-extents | wrap (§2.3.2) | per-axis intervals | conservative |
+//! | [`Obb`] | rotation, centre, half-extents | exact | 15-axis SAT, \|R\|+ε guard (§4) | conservative |
+//!
+//! All volumes are generic over [`Real`] (`f32` or `f64`), are plain data
+//! (`bytemuck::Pod`) and implement [`BoundingVolume`], the seam the tree
+//! builder and the traversal engine are written against.
+
+mod aabb;
+mod bounding_volume;
+pub mod fit;
+mod obb;
+mod pose;
+mod real;
+pub mod sat;
+mod sphere;
+
+pub use aabb::Aabb;
+pub use bounding_volume::{BoundingVolume, BvKind, FitMethod};
+pub use obb::Obb;
+pub use pose::Pose;
+pub use real::Real;
+pub use sphere::Sphere;
+
+/// Re-export of the linear-algebra crate used in every public signature.
+pub use nalgebra;

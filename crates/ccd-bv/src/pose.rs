@@ -1,0 +1,70 @@
+//! Rigid transforms in the matrix form the overlap tests consume.
+
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+
+use crate::Real;
+
+/// A rigid transform `x ↦ rot·x + trans`, stored as a rotation matrix (with its
+/// element-wise absolute value cached) so that bounding-volume tests pay no
+/// quaternion-to-matrix conversion.
+///
+/// In queries it is always the pose of B's model frame *in A's model frame*
+/// (`b_in_a`), computed once per query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose<T: Real> {
+    /// Rotation matrix (orthonormal up to round-off).
+    pub rot: Matrix3<T>,
+    /// Element-wise |rot|, used by the AABB wrap and the SAT.
+    pub abs_rot: Matrix3<T>,
+    /// Translation.
+    pub trans: Vector3<T>,
+}
+
+impl<T: Real> Pose<T> {
+    /// The identity transform.
+    pub fn identity() -> Self {
+        Self::from_parts(Matrix3::identity(), Vector3::zeros())
+    }
+
+    /// A transform from a rotation matrix and a translation.
+    pub fn from_parts(rot: Matrix3<T>, trans: Vector3<T>) -> Self {
+        Self {
+            rot,
+            abs_rot: rot.abs(),
+            trans,
+        }
+    }
+
+    /// The transform of an isometry.
+    pub fn from_isometry(iso: &Isometry3<T>) -> Self {
+        Self::from_parts(
+            iso.rotation.to_rotation_matrix().into_inner(),
+            iso.translation.vector,
+        )
+    }
+
+    /// Pose of B's frame in A's frame, given both models' world poses:
+    /// `pose_a⁻¹ · pose_b`.
+    pub fn relative(pose_a: &Isometry3<T>, pose_b: &Isometry3<T>) -> Self {
+        Self::from_isometry(&pose_a.inv_mul(pose_b))
+    }
+
+    /// Applies the transform to a point.
+    #[inline(always)]
+    pub fn transform_point(&self, p: &Point3<T>) -> Point3<T> {
+        Point3::from(self.rot * p.coords + self.trans)
+    }
+
+    /// Applies the transform to a point stored as an array.
+    #[inline(always)]
+    pub fn transform_array(&self, p: &[T; 3]) -> [T; 3] {
+        let v = self.rot * Vector3::from(*p) + self.trans;
+        [v.x, v.y, v.z]
+    }
+
+    /// Applies the rotation only.
+    #[inline(always)]
+    pub fn rotate(&self, v: &Vector3<T>) -> Vector3<T> {
+        self.rot * v
+    }
+}

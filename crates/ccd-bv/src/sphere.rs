@@ -1,0 +1,101 @@
+//! Bounding sphere: centre and radius.
+
+use bytemuck::{Pod, Zeroable};
+use nalgebra::Vector3;
+
+use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit};
+
+/// A ball `{x : ‖x − c‖ ≤ r}` (closed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct Sphere<T> {
+    /// Centre.
+    pub center: [T; 3],
+    /// Radius (≥ 0).
+    pub radius: T,
+}
+
+// SAFETY: `Sphere<T>` is `repr(C)` with a `[T; 3]` and a `T` field, `T: Pod`,
+// so the fields are contiguous with no padding (same alignment, sizes a
+// multiple of it) and every bit pattern is valid; so is all-zero.
+unsafe impl<T: Real> Zeroable for Sphere<T> {}
+// SAFETY: as above; `T: Pod` is also `Copy + 'static`.
+unsafe impl<T: Real> Pod for Sphere<T> {}
+
+impl<T: Real> Sphere<T> {
+    /// Squared distance from the centre to `p`, evaluated exactly as
+    /// [`contains_point`](BoundingVolume::contains_point) and the fit's
+    /// containment guarantee evaluate it.
+    #[inline]
+    pub fn dist2(&self, p: &[T; 3]) -> T {
+        let d = [p[0] - self.center[0], p[1] - self.center[1], p[2] - self.center[2]];
+        d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    }
+
+    /// The centre of `other` moved by `b_in_a`, minus this centre.
+    #[inline(always)]
+    fn offset(&self, other: &Self, b_in_a: &Pose<T>) -> Vector3<T> {
+        b_in_a.rot * Vector3::from(other.center) + b_in_a.trans - Vector3::from(self.center)
+    }
+}
+
+impl<T: Real> BoundingVolume<T> for Sphere<T> {
+    const KIND: BvKind = BvKind::Sphere;
+
+    /// The better of two centres, the centre of the vertices' bounding box
+    /// and the centre of their covariance-aligned box (triangle covariance),
+    /// whichever gives the smaller radius; the radius is the largest
+    /// vertex distance, made conservative in `T` as described in [`fit`].
+    /// `method` is ignored.
+    fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], _method: FitMethod) -> Self {
+        fit::fit_sphere(vertices, faces)
+    }
+
+    /// Exact up to round-off: centre `R·c + t`, same radius.
+    fn transformed(&self, pose: &Pose<T>) -> Self {
+        Self { center: pose.transform_array(&self.center), radius: self.radius }
+    }
+
+    /// `‖c_A − (R·c_B + t)‖² ≤ (r_A + r_B)²`; touching is overlap.
+    ///
+    /// # Guarantee
+    /// Exact predicate on the rounded quantities; round-off of the transform
+    /// (a few ulps) is not guarded.
+    #[inline]
+    fn overlaps(&self, other: &Self, b_in_a: &Pose<T>) -> bool {
+        let r = self.radius + other.radius;
+        self.offset(other, b_in_a).norm_squared() <= r * r
+    }
+
+    /// `max(0, ‖c_A − c_B‖ − r_A − r_B)`, shrunk by a few ulps.
+    fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
+        let gap = self.offset(other, b_in_a).norm() - self.radius - other.radius;
+        gap.max(T::zero()) * (T::one() - T::lit(8.0) * T::EPSILON)
+    }
+
+    /// `‖p − c‖² ≤ (r + tol)²`.
+    fn contains_point(&self, p: &[T; 3], tol: T) -> bool {
+        let r = self.radius + tol;
+        self.dist2(p) <= r * r
+    }
+
+    /// `2r`.
+    fn diameter(&self) -> T {
+        T::lit(2.0) * self.radius
+    }
+
+    /// `4πr²`.
+    fn area(&self) -> T {
+        T::lit(4.0 * std::f64::consts::PI) * self.radius * self.radius
+    }
+
+    /// `(4/3)πr³`.
+    fn volume(&self) -> T {
+        T::lit(4.0 / 3.0 * std::f64::consts::PI) * self.radius * self.radius * self.radius
+    }
+
+    /// `2r`: every slab containing a ball is at least its diameter thick.
+    fn thickness(&self) -> T {
+        T::lit(2.0) * self.radius
+    }
+}

@@ -1,0 +1,170 @@
+//! Top-down construction ("fit and split", Gottschalk §3.1) into the flat
+//! node / face / vertex arrays of FPQ (§7.2).
+
+mod options;
+mod partition;
+
+pub use options::BuildOptions;
+
+use ccd_bv::{BoundingVolume, Real};
+
+use crate::node::{MAX_LEAF_SIZE, Node};
+use crate::{BuildError, Face};
+
+/// Below this depth nodes are split at the mean (the thesis rule); deeper
+/// ones at the median, which bounds the depth (and the recursion) by
+/// `MEAN_SPLIT_DEPTH + log2(n)` even on adversarial inputs where mean splits
+/// peel off one triangle at a time.
+const MEAN_SPLIT_DEPTH: u32 = 64;
+
+/// A subtree before flattening: faces are already in their final order, and
+/// `start` is the offset of the subtree's first face in the face array.
+enum Subtree<B> {
+    Leaf {
+        bv: B,
+        start: usize,
+        count: usize,
+    },
+    Internal {
+        bv: B,
+        children: Box<[Subtree<B>; 2]>,
+    },
+}
+
+/// Checks the mesh and the options; every failure is a typed error.
+pub(crate) fn validate<T: Real>(
+    vertices: &[[T; 3]],
+    triangles: &[[u32; 3]],
+    options: &BuildOptions,
+) -> Result<(), BuildError> {
+    if !(1..=MAX_LEAF_SIZE).contains(&options.leaf_size) {
+        return Err(BuildError::InvalidLeafSize {
+            leaf_size: options.leaf_size,
+            max: MAX_LEAF_SIZE,
+        });
+    }
+    if vertices.is_empty() {
+        return Err(BuildError::NoVertices);
+    }
+    if triangles.is_empty() {
+        return Err(BuildError::NoTriangles);
+    }
+    if vertices.len() > u32::MAX as usize {
+        return Err(BuildError::TooLarge {
+            what: "vertices",
+            count: vertices.len(),
+            max: u32::MAX.into(),
+        });
+    }
+    // A binary tree over n faces has fewer than 2n nodes.
+    let max_faces = Node::<T, ()>::max_face_index()
+        .min(Node::<T, ()>::max_child_index() / 2)
+        .min(u32::MAX.into());
+    if triangles.len() as u64 > max_faces {
+        return Err(BuildError::TooLarge {
+            what: "triangles",
+            count: triangles.len(),
+            max: max_faces,
+        });
+    }
+    for (vertex, p) in vertices.iter().enumerate() {
+        if let Some(&bad) = p.iter().find(|c| !c.finite()) {
+            return Err(BuildError::NonFiniteVertex {
+                vertex,
+                value: bad.to_f64_exact(),
+            });
+        }
+    }
+    let len = vertices.len();
+    for (face, t) in triangles.iter().enumerate() {
+        if let Some(&index) = t.iter().find(|&&i| i as usize >= len) {
+            return Err(BuildError::FaceIndexOutOfRange { face, index, len });
+        }
+    }
+    Ok(())
+}
+
+/// Builds the node and face arrays for a validated mesh.
+pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
+    vertices: &[[T; 3]],
+    triangles: &[[u32; 3]],
+    options: &BuildOptions,
+) -> (Vec<Node<T, B>>, Vec<Face>) {
+    let mut tris = triangles.to_vec();
+    let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
+    let root = subtree::<T, B>(vertices, &mut tris, &mut ids, 0, 0, options);
+    let faces = tris
+        .into_iter()
+        .zip(ids)
+        .map(|(vertices, id)| Face { vertices, id })
+        .collect();
+    (flatten(root), faces)
+}
+
+fn subtree<T: Real, B: BoundingVolume<T>>(
+    vertices: &[[T; 3]],
+    tris: &mut [[u32; 3]],
+    ids: &mut [u32],
+    start: usize,
+    depth: u32,
+    options: &BuildOptions,
+) -> Subtree<B> {
+    let bv = B::fit(vertices, tris, options.fit);
+    let count = tris.len();
+    if count <= options.leaf_size as usize {
+        return Subtree::Leaf { bv, start, count };
+    }
+    let mid = if depth < MEAN_SPLIT_DEPTH {
+        partition::split(vertices, tris, ids)
+    } else {
+        partition::median_split(vertices, tris, ids)
+    };
+    let (tris_l, tris_r) = tris.split_at_mut(mid);
+    let (ids_l, ids_r) = ids.split_at_mut(mid);
+    let mut left = move || subtree::<T, B>(vertices, tris_l, ids_l, start, depth + 1, options);
+    let mut right =
+        move || subtree::<T, B>(vertices, tris_r, ids_r, start + mid, depth + 1, options);
+    let (l, r) = if count >= options.parallel_threshold {
+        rayon::join(left, right)
+    } else {
+        (left(), right())
+    };
+    Subtree::Internal {
+        bv,
+        children: Box::new([l, r]),
+    }
+}
+
+/// Lays the tree out with the root at 0 and the two children of every
+/// internal node in adjacent slots, each subtree's descendants after its
+/// earlier siblings' (depth-first).
+fn flatten<T: Real, B: BoundingVolume<T>>(root: Subtree<B>) -> Vec<Node<T, B>> {
+    let mut nodes: Vec<Option<Node<T, B>>> = vec![None];
+    place(root, 0, &mut nodes);
+    nodes
+        .into_iter()
+        .map(|n| n.expect("every reserved slot is filled"))
+        .collect()
+}
+
+fn place<T: Real, B: BoundingVolume<T>>(
+    tree: Subtree<B>,
+    slot: usize,
+    nodes: &mut Vec<Option<Node<T, B>>>,
+) {
+    match tree {
+        Subtree::Leaf { bv, start, count } => {
+            // Counts and offsets were checked against the encoding in `validate`.
+            nodes[slot] = Node::leaf(bv, start, count);
+        }
+        Subtree::Internal { bv, children } => {
+            let first = nodes.len();
+            nodes.push(None);
+            nodes.push(None);
+            nodes[slot] = Node::internal(bv, first);
+            let [l, r] = *children;
+            place(l, first, nodes);
+            place(r, first + 1, nodes);
+        }
+    }
+}

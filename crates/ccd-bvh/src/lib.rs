@@ -1,0 +1,27 @@
+//! Bounding-volume hierarchies over triangle meshes.
+//!
+//! A [`Bvh`] is a binary tree of sphere, AABB or OBB volumes
+//! ([`ccd_bv::BoundingVolume`]) stored like Gottschalk's FPQ (§7.2): one node
+//! array with adjacent children, one face array reordered so every node owns a
+//! contiguous range, one vertex array. Nodes are plain `#[repr(C)]` data with
+//! no padding (an `f32` OBB node is 64 bytes). Queries read trees through the
+//! [`Hierarchy`] trait.
+//!
+//! | property | guarantee |
+//! |---|---|
+//! | containment | every node's volume contains all its triangles (exactly, after rounding) |
+//! | partition | every face lies in exactly one leaf; siblings partition their parent's faces |
+//! | depth | at most 64 + ⌈log2 n⌉ levels, even on adversarial input |
+//! | input | bad meshes are rejected with a [`BuildError`], never a panic |
+
+mod build;
+mod bvh;
+mod error;
+mod hierarchy;
+mod node;
+
+pub use build::BuildOptions;
+pub use bvh::Bvh;
+pub use error::BuildError;
+pub use hierarchy::{Hierarchy, TreeStats};
+pub use node::{Face, MAX_LEAF_SIZE, Node, NodeKind};

@@ -1,0 +1,162 @@
+//! The discrete collision query.
+
+use ccd_bv::{BoundingVolume, Pose, Real};
+use ccd_bvh::Hierarchy;
+use nalgebra::Isometry3;
+
+use crate::engine::{Flow, PairVisitor, depth_first};
+use crate::primitive::triangles_intersect;
+use crate::{CollideRequest, ContactMode, QueryStats};
+
+/// A pair of triangles in contact, by their indices in the triangle lists
+/// the two hierarchies were built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ContactPair {
+    /// Triangle of A.
+    pub a: u32,
+    /// Triangle of B.
+    pub b: u32,
+}
+
+/// Outcome of [`collide`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CollideResult {
+    /// Triangle pairs in contact, in traversal order (at most one with
+    /// [`ContactMode::First`]).
+    pub contacts: Vec<ContactPair>,
+    /// Operation counts.
+    pub stats: QueryStats,
+}
+
+impl CollideResult {
+    /// Whether any contact was found.
+    pub fn is_colliding(&self) -> bool {
+        !self.contacts.is_empty()
+    }
+}
+
+/// Finds the triangle pairs of `a` (placed at `pose_a`) and `b` (at
+/// `pose_b`) that intersect.
+///
+/// # Guarantee
+/// Exact for B's vertices as mapped into A's frame: with `b_in_a =
+/// pose_a⁻¹·pose_b` ([`Pose::relative`]), B's vertices are transformed once
+/// into A's model frame (rounded to `T`), and each triangle pair is decided
+/// by exact orientation predicates on those coordinates; touching counts as
+/// contact. The volume tests are conservative, so the contact set equals
+/// [`collide_brute_force`] on the same `b_in_a`, for every descent rule.
+/// With [`ContactMode::First`] the one contact returned belongs to that set,
+/// and one is returned iff the set is non-empty.
+///
+/// # Frames
+/// Volumes are compared in A's model frame (model-space update: one
+/// transform per test, Gottschalk §2.3.3).
+pub fn collide<A, B>(
+    a: &A,
+    pose_a: &Isometry3<A::Scalar>,
+    b: &B,
+    pose_b: &Isometry3<A::Scalar>,
+    request: &CollideRequest,
+) -> CollideResult
+where
+    A: Hierarchy,
+    B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
+{
+    collide_relative(a, b, &Pose::relative(pose_a, pose_b), request)
+}
+
+/// [`collide`] given B's pose in A's frame directly.
+pub fn collide_relative<A, B>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose<A::Scalar>,
+    request: &CollideRequest,
+) -> CollideResult
+where
+    A: Hierarchy,
+    B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
+{
+    let mut visitor = Collider {
+        b_in_a,
+        first_only: request.mode == ContactMode::First,
+        contacts: Vec::new(),
+    };
+    let mut stats = QueryStats::default();
+    depth_first(a, b, request.descent, &mut visitor, &mut stats);
+    CollideResult {
+        contacts: visitor.contacts,
+        stats,
+    }
+}
+
+/// Every intersecting triangle pair by testing all pairs (O(mn)), with B's
+/// vertices mapped into A's frame exactly as [`collide`] does. The reference
+/// that [`collide`] is tested against.
+pub fn collide_brute_force<A, B>(a: &A, b: &B, b_in_a: &Pose<A::Scalar>) -> Vec<ContactPair>
+where
+    A: Hierarchy,
+    B: Hierarchy<Scalar = A::Scalar>,
+{
+    let mut out = Vec::new();
+    for fa in 0..a.faces().len() {
+        let ta = widen(&a.triangle(fa));
+        for fb in 0..b.faces().len() {
+            if triangles_intersect(&ta, &moved(b, fb, b_in_a)) {
+                out.push(ContactPair {
+                    a: a.faces()[fa].id,
+                    b: b.faces()[fb].id,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Exact widening of a triangle to f64.
+#[inline(always)]
+fn widen<T: Real>(t: &[[T; 3]; 3]) -> [[f64; 3]; 3] {
+    t.map(|p| p.map(Real::to_f64_exact))
+}
+
+/// Face `f` of `b` mapped into A's frame (rounded to `T`), widened to f64.
+#[inline(always)]
+fn moved<B: Hierarchy>(b: &B, f: usize, b_in_a: &Pose<B::Scalar>) -> [[f64; 3]; 3] {
+    widen(&b.triangle(f).map(|p| b_in_a.transform_array(&p)))
+}
+
+struct Collider<'p, T: Real> {
+    b_in_a: &'p Pose<T>,
+    first_only: bool,
+    contacts: Vec<ContactPair>,
+}
+
+impl<A, B> PairVisitor<A, B> for Collider<'_, A::Scalar>
+where
+    A: Hierarchy,
+    B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
+{
+    #[inline(always)]
+    fn volumes(&mut self, a: &A, na: usize, b: &B, nb: usize) -> bool {
+        a.nodes()[na].bv.overlaps(&b.nodes()[nb].bv, self.b_in_a)
+    }
+
+    fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
+        for fa in a.nodes()[na].leaf_faces() {
+            let ta = widen(&a.triangle(fa));
+            for fb in b.nodes()[nb].leaf_faces() {
+                stats.tri_tests += 1;
+                if triangles_intersect(&ta, &moved(b, fb, self.b_in_a)) {
+                    stats.contacts += 1;
+                    self.contacts.push(ContactPair {
+                        a: a.faces()[fa].id,
+                        b: b.faces()[fb].id,
+                    });
+                    if self.first_only {
+                        return Flow::Stop;
+                    }
+                }
+            }
+        }
+        Flow::Continue
+    }
+}

@@ -1,0 +1,6 @@
+//! The traversal engine shared by the queries.
+
+mod bvtt;
+mod descent;
+
+pub(crate) use bvtt::{Flow, PairVisitor, depth_first};

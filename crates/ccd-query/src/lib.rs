@@ -1,0 +1,22 @@
+//! Proximity queries between two bounding-volume hierarchies.
+//!
+//! One iterative engine walks the bounding volume test tree (Gottschalk §2.5)
+//! of any two [`ccd_bvh::Hierarchy`] implementations with the same volume
+//! type; each query is a small visitor on it.
+//!
+//! | query | guarantee |
+//! |---|---|
+//! | [`collide`] | exact contact set (orientation predicates on B's vertices mapped into A's frame); touching counts |
+//!
+//! Every result carries [`QueryStats`]: exact counts of volume tests,
+//! triangle tests and contacts.
+
+mod collide;
+mod engine;
+pub mod primitive;
+mod request;
+mod stats;
+
+pub use collide::{CollideResult, ContactPair, collide, collide_brute_force, collide_relative};
+pub use request::{CollideRequest, ContactMode, DescentRule};
+pub use stats::QueryStats;

@@ -1,0 +1,73 @@
+//! Query requests.
+
+/// Which side of a pair of overlapping volumes to descend (Gottschalk §2.4).
+///
+/// Every rule finds the same contacts (§2.6.1); they differ only in the
+/// number of tests. A leaf is never descended; ties descend A.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DescentRule {
+    /// Descend the volume with the larger diameter (the thesis default).
+    #[default]
+    LargestDiameter,
+    /// Descend the volume with the larger surface area.
+    LargestArea,
+    /// Descend the volume with the larger volume.
+    LargestVolume,
+    /// Descend A until it is a leaf, then B.
+    AlwaysA,
+    /// Descend B until it is a leaf, then A.
+    AlwaysB,
+}
+
+impl DescentRule {
+    /// All rules, for tests and benchmarks.
+    pub const ALL: [DescentRule; 5] = [
+        DescentRule::LargestDiameter,
+        DescentRule::LargestArea,
+        DescentRule::LargestVolume,
+        DescentRule::AlwaysA,
+        DescentRule::AlwaysB,
+    ];
+}
+
+/// Whether a collision query reports every contact or stops at the first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContactMode {
+    /// Report every intersecting triangle pair.
+    #[default]
+    All,
+    /// Stop at the first intersecting triangle pair found.
+    First,
+}
+
+/// Options of [`collide`](crate::collide).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CollideRequest {
+    /// All contacts or the first one.
+    pub mode: ContactMode,
+    /// Descent rule of the traversal.
+    pub descent: DescentRule,
+}
+
+impl CollideRequest {
+    /// Every contact, default descent rule.
+    pub fn all() -> Self {
+        Self {
+            mode: ContactMode::All,
+            descent: DescentRule::default(),
+        }
+    }
+
+    /// The first contact found, default descent rule.
+    pub fn first() -> Self {
+        Self {
+            mode: ContactMode::First,
+            descent: DescentRule::default(),
+        }
+    }
+
+    /// The same request with another descent rule.
+    pub fn with_descent(self, descent: DescentRule) -> Self {
+        Self { descent, ..self }
+    }
+}

@@ -1,0 +1,29 @@
+//! Seeded scenes and mesh generators for ccd's tests, benchmarks and thesis suites.
+//!
+//! Not published. Everything here is deterministic for a given seed and uses `f64` only.
+//!
+//! | Module | Concept |
+//! |---|---|
+//! | [`rng`] | [`SplitMix64`], a tiny seeded generator (no `rand` dependency, stable across versions) |
+//! | [`rotation`] | [`random_rotation`], uniformly distributed rotations (Shoemake) |
+//! | [`mesh`] | [`Mesh`], an indexed triangle list with scale/translate/transform helpers |
+//! | [`measure`] | mesh measures: face-plane distance (ρ_min), signed volume, closed-manifold check |
+//! | [`sphere_mesh`] | inscribed sphere tessellations: [`latlong`] and [`icosphere`] |
+//! | [`random_mesh`] | random test meshes: [`random_soup`], [`random_blob`], [`sprinkle_degenerate`] |
+//!
+//! # Reference
+//! The lat/long generator and the ρ_min bound follow digest 002-part2 §5.1 (benchmark infrastructure).
+
+pub mod measure;
+pub mod mesh;
+pub mod random_mesh;
+pub mod rng;
+pub mod rotation;
+pub mod sphere_mesh;
+
+pub use measure::{is_closed_oriented_manifold, min_face_plane_distance, signed_volume};
+pub use mesh::Mesh;
+pub use random_mesh::{random_blob, random_soup, sprinkle_degenerate};
+pub use rng::SplitMix64;
+pub use rotation::random_rotation;
+pub use sphere_mesh::{icosphere, latlong};

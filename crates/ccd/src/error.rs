@@ -1,0 +1,16 @@
+//! The façade's error type.
+
+/// Everything that can go wrong in the `ccd` façade.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The mesh could not be turned into a hierarchy.
+    #[error(transparent)]
+    Build(#[from] ccd_bvh::BuildError),
+    /// A pose given to a query has a NaN or infinite component.
+    #[error("the pose of model {which} is not finite")]
+    NonFinitePose {
+        /// `'a'` or `'b'`.
+        which: char,
+    },
+}

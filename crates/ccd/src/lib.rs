@@ -1,0 +1,61 @@
+//! # ccd — collision detection between rigid triangle meshes
+//!
+//! Build a [`Model`] once from vertices and triangles (a sphere, AABB or OBB
+//! tree over the mesh), then query pairs of placed models. This crate is the
+//! façade over `ccd-bv` (bounding volumes), `ccd-bvh` (hierarchies) and
+//! `ccd-query` (traversal and primitive tests); each can be used alone.
+//!
+//! | query | guarantee |
+//! |---|---|
+//! | [`collide`] | exact set of intersecting triangle pairs (touching counts), all or first |
+//!
+//! Every result carries [`QueryStats`] with exact operation counts.
+
+mod error;
+mod model;
+
+pub use ccd_bv::{Aabb, BoundingVolume, BvKind, FitMethod, Obb, Pose, Real, Sphere, nalgebra};
+pub use ccd_bvh::{BuildError, BuildOptions, Bvh, Hierarchy, TreeStats};
+pub use ccd_query::{
+    CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, QueryStats,
+};
+pub use error::Error;
+pub use model::Model;
+
+use nalgebra::Isometry3;
+
+/// Finds the intersecting triangle pairs of `a` placed at `pose_a` and `b`
+/// placed at `pose_b` (model → world poses).
+///
+/// # Guarantee
+/// Exact contact set for B's vertices mapped into A's frame (see
+/// [`ccd_query::collide`]); touching counts as contact.
+///
+/// # Errors
+/// [`Error::NonFinitePose`] if a pose has a NaN or infinite component.
+pub fn collide<T, A, B>(
+    a: &A,
+    pose_a: &Isometry3<T>,
+    b: &B,
+    pose_b: &Isometry3<T>,
+    request: &CollideRequest,
+) -> Result<CollideResult, Error>
+where
+    T: Real,
+    A: Hierarchy<Scalar = T>,
+    B: Hierarchy<Scalar = T, Bv = A::Bv>,
+{
+    check_pose(pose_a, 'a')?;
+    check_pose(pose_b, 'b')?;
+    Ok(ccd_query::collide(a, pose_a, b, pose_b, request))
+}
+
+fn check_pose<T: Real>(pose: &Isometry3<T>, which: char) -> Result<(), Error> {
+    let q = pose.rotation.coords.iter();
+    let t = pose.translation.vector.iter();
+    if q.chain(t).all(|c| c.finite()) {
+        Ok(())
+    } else {
+        Err(Error::NonFinitePose { which })
+    }
+}

@@ -1,0 +1,228 @@
+//! Command-line flags of every suite, in one place: the flags both suites
+//! share are defined once ([`CommonFlags`], [`MeshFlags`]) and flattened
+//! into each subcommand.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Default seed of the rotation sequence (any fixed value; stamped in every
+/// output so a run can be replayed).
+pub const DEFAULT_SEED: u64 = 2000;
+
+/// ccd's development tasks: benchmark suites reproducing Gottschalk's thesis
+/// experiments (PhD thesis, UNC 2000, Ch. 5).
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", version, about, long_about = None)]
+pub struct Cli {
+    /// The task to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The tasks.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parallel close proximity (thesis §5.3.2, Fig. 5.11; Fig. 5.17 with
+    /// --levels): two concentric tessellated spheres a gap ε apart, mean BV
+    /// tests against ε per BV type, ramp slopes and ledges.
+    BenchProximity(ProximityFlags),
+    /// Transverse contact (thesis §5.3.3, Figs. 5.21–5.23): two unit spheres
+    /// √2 apart, contacts, BV tests and contact cost against the triangle
+    /// count per BV type.
+    BenchTransverse(TransverseFlags),
+}
+
+/// A bounding-volume type of the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum)]
+pub enum BvType {
+    /// Bounding spheres.
+    Sphere,
+    /// Axis-aligned bounding boxes (updated by wrapping).
+    Aabb,
+    /// Oriented bounding boxes (separating-axis test).
+    Obb,
+}
+
+impl BvType {
+    /// All types, in the order rows and plots list them.
+    pub const ALL: [BvType; 3] = [BvType::Sphere, BvType::Aabb, BvType::Obb];
+
+    /// Lower-case name used in CSV rows, JSON keys and legends.
+    pub fn name(self) -> &'static str {
+        match self {
+            BvType::Sphere => "sphere",
+            BvType::Aabb => "aabb",
+            BvType::Obb => "obb",
+        }
+    }
+}
+
+/// The tessellation family of the test spheres.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum MeshKind {
+    /// Latitude/longitude sphere (poles plus t−1 rings of s vertices,
+    /// 2·s·(t−1) triangles), as in the thesis.
+    #[default]
+    Latlong,
+    /// Subdivided icosahedron (20·4^L triangles): a control without the
+    /// lat/long pole anomaly.
+    Icosphere,
+}
+
+/// Flags shared by every suite.
+#[derive(Clone, Debug, Args)]
+pub struct CommonFlags {
+    /// BV types to run (comma list or repeated) [default: sphere,aabb,obb].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub bv: Vec<BvType>,
+    /// Use f32 models and poses instead of f64.
+    #[arg(long)]
+    pub f32: bool,
+    /// Queries per configuration (suite default unless given).
+    #[arg(long)]
+    pub queries: Option<usize>,
+    /// Seed of the rotation sequence (the same sequence serves every BV type
+    /// and every configuration).
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Worker threads for the queries [default: all cores]; use 1 for
+    /// timing figures.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Directory for the CSV and SVG outputs.
+    #[arg(long, default_value = "bench-out")]
+    pub out: PathBuf,
+    /// Also write a JSON summary to this path.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Small, fast configuration (indicative numbers only).
+    #[arg(long)]
+    pub quick: bool,
+}
+
+impl CommonFlags {
+    /// The BV types to run, in canonical order, without duplicates.
+    pub fn bv_types(&self) -> Vec<BvType> {
+        if self.bv.is_empty() {
+            return BvType::ALL.to_vec();
+        }
+        let mut v = self.bv.clone();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// How the sphere meshes are tessellated.
+#[derive(Clone, Debug, Args)]
+pub struct MeshFlags {
+    /// Tessellation family.
+    #[arg(long, value_enum, default_value_t = MeshKind::Latlong)]
+    pub mesh: MeshKind,
+    /// Triangle count: a lat/long (t, s) with exactly this count and s ≈ 2t
+    /// if one exists, otherwise the nearest with s = 2t; for icospheres the
+    /// nearest level.
+    #[arg(long, conflicts_with_all = ["stacks", "level"])]
+    pub tris: Option<usize>,
+    /// Lat/long stacks t (poles plus t−1 rings); needs --slices.
+    #[arg(long, requires = "slices", conflicts_with = "level")]
+    pub stacks: Option<u32>,
+    /// Lat/long slices s (vertices per ring); needs --stacks.
+    #[arg(long, requires = "stacks")]
+    pub slices: Option<u32>,
+    /// Icosphere subdivision level L (20·4^L triangles).
+    #[arg(long)]
+    pub level: Option<u32>,
+}
+
+/// Flags of `bench-proximity`.
+#[derive(Clone, Debug, Args)]
+pub struct ProximityFlags {
+    /// Flags shared by every suite.
+    #[command(flatten)]
+    pub common: CommonFlags,
+    /// Mesh selection [default: latlong t=101, s=200, 40,000 triangles].
+    #[command(flatten)]
+    pub mesh: MeshFlags,
+    /// Gap values ε (comma list or repeated); replaces the log-spaced grid.
+    #[arg(long, value_delimiter = ',')]
+    pub eps: Vec<f64>,
+    /// Smallest ε of the grid.
+    #[arg(long, default_value_t = 1e-6)]
+    pub eps_min: f64,
+    /// Largest ε of the grid.
+    #[arg(long, default_value_t = 1e1)]
+    pub eps_max: f64,
+    /// Grid points per decade of ε [default: 4; 2 with --quick].
+    #[arg(long)]
+    pub per_decade: Option<u32>,
+    /// Thesis-literal outer radius 1+ε (contacts may appear below
+    /// eps_contact = 1/ρ_min − 1) instead of scaling the outer mesh so the
+    /// meshes cannot touch.
+    #[arg(long)]
+    pub unscaled: bool,
+    /// Ramp as fractions a,b of the log range between the right (lower) and
+    /// left (upper) ledge [default: 0.25,0.75].
+    #[arg(long, value_parser = parse_ramp_range)]
+    pub ramp_range: Option<(f64, f64)>,
+    /// Also report per-level node count, diameter and thickness of each
+    /// inner tree, and plot levels.svg (Fig. 5.17).
+    #[arg(long)]
+    pub levels: bool,
+}
+
+/// Flags of `bench-transverse`.
+#[derive(Clone, Debug, Args)]
+pub struct TransverseFlags {
+    /// Flags shared by every suite.
+    #[command(flatten)]
+    pub common: CommonFlags,
+    /// A single tessellation instead of the list (--tris, --stacks/--slices
+    /// or --level).
+    #[command(flatten)]
+    pub mesh: MeshFlags,
+    /// Largest triangle count of the tessellation list [default: 250000,
+    /// i.e. lat/long up to t=226 (203,400 triangles); 26000 with --quick].
+    #[arg(long)]
+    pub max_tris: Option<usize>,
+}
+
+/// Parses `a,b` with `0 ≤ a < b ≤ 1`.
+fn parse_ramp_range(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s.split_once(',').ok_or("expected two fractions a,b")?;
+    let a: f64 = a.trim().parse().map_err(|e| format!("{a}: {e}"))?;
+    let b: f64 = b.trim().parse().map_err(|e| format!("{b}: {e}"))?;
+    if (0.0..1.0).contains(&a) && a < b && b <= 1.0 {
+        Ok((a, b))
+    } else {
+        Err(format!("need 0 <= a < b <= 1, got {a},{b}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn ramp_range_is_validated() {
+        assert_eq!(parse_ramp_range("0.2, 0.8"), Ok((0.2, 0.8)));
+        assert!(parse_ramp_range("0.8,0.2").is_err());
+        assert!(parse_ramp_range("0.5").is_err());
+        assert!(parse_ramp_range("-0.1,0.5").is_err());
+    }
+
+    #[test]
+    fn bv_list_parses_and_dedups() {
+        let cli = Cli::parse_from(["xtask", "bench-proximity", "--bv", "obb,sphere", "--bv", "obb", "--eps", "1e-3,1e-2"]);
+        let Command::BenchProximity(f) = cli.command else { panic!("wrong subcommand") };
+        assert_eq!(f.common.bv_types(), vec![BvType::Sphere, BvType::Obb]);
+        assert_eq!(f.eps, vec![1e-3, 1e-2]);
+    }
+}

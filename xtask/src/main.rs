@@ -1,0 +1,44 @@
+//! `cargo xtask`: ccd's benchmark suites reproducing the experiments of
+//! Gottschalk's thesis, Ch. 5 (digest 002-part2 §5).
+//!
+//! - `cargo xtask bench-proximity`: parallel close proximity (Fig. 5.11,
+//!   Fig. 5.17 with `--levels`);
+//! - `cargo xtask bench-transverse`: transverse contact against tessellation
+//!   density (Figs. 5.21–5.23).
+//!
+//! Every suite prints a stamped header (host, revision, seed), CSV rows on
+//! stdout and in `--out`, a comparison block against the thesis numbers, SVG
+//! plots and, with `--json`, a machine-readable summary.
+
+mod bench;
+mod fit;
+mod flags;
+mod mesh;
+mod plot;
+mod report;
+mod stats;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::flags::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::BenchProximity(flags) => bench::proximity::run(&flags),
+        Command::BenchTransverse(flags) => bench::transverse::run(&flags),
+    };
+    match outcome {
+        Ok(bench::Verdict::Pass) => ExitCode::SUCCESS,
+        Ok(bench::Verdict::Fail(why)) => {
+            eprintln!("xtask: hard check failed: {why}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("xtask: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
