@@ -49,7 +49,10 @@ fn pairs<T: Real, B: BoundingVolume<T>>(overlapping: bool) -> Pairs<T, B> {
 /// Runs the test on every pair; returns the number of overlaps.
 #[inline(never)]
 fn run<T: Real, B: BoundingVolume<T>>(pairs: &Pairs<T, B>) -> usize {
-    pairs.iter().filter(|(a, b, pose)| black_box(a).overlaps(black_box(b), black_box(pose))).count()
+    pairs
+        .iter()
+        .filter(|(a, b, pose)| black_box(a).overlaps(black_box(b), black_box(pose)))
+        .count()
 }
 
 /// One benchmark case: its name and a runner over its prepared pairs.
@@ -60,7 +63,10 @@ struct Case {
 
 fn case<T: Real, B: BoundingVolume<T>>(name: &'static str, overlapping: bool) -> Case {
     let p = pairs::<T, B>(overlapping);
-    Case { name, run: Box::new(move || run(&p)) }
+    Case {
+        name,
+        run: Box::new(move || run(&p)),
+    }
 }
 
 fn cases(overlapping: bool) -> Vec<Case> {
@@ -103,12 +109,23 @@ fn main() {
     criterion.final_summary();
 
     if std::env::args().any(|a| a == "--bench") {
-        println!("\ncost per test, ratio to the f64 sphere test of the same set (thesis Tables 5.1/5.2):");
-        println!("{:<12} {:<12} {:>10} {:>7}", "set", "volume", "ns/test", "ratio");
+        println!(
+            "\ncost per test, ratio to the f64 sphere test of the same set (thesis Tables 5.1/5.2):"
+        );
+        println!(
+            "{:<12} {:<12} {:>10} {:>7}",
+            "set", "volume", "ns/test", "ratio"
+        );
         for (label, cases) in &sets {
             let times: Vec<f64> = cases.iter().map(ns_per_test).collect();
             for (c, t) in cases.iter().zip(&times) {
-                println!("{:<12} {:<12} {:>10.2} {:>7.2}", label, c.name, t, t / times[0]);
+                println!(
+                    "{:<12} {:<12} {:>10.2} {:>7.2}",
+                    label,
+                    c.name,
+                    t,
+                    t / times[0]
+                );
             }
         }
     }

@@ -47,7 +47,9 @@ impl<T: Real> Aabb<T> {
     #[inline]
     fn gaps(&self, other: &Self, b_in_a: &Pose<T>) -> Vector3<T> {
         let (c, h) = other.wrap(b_in_a);
-        Vector3::from_fn(|i, _| ((c[i] - self.center[i]).abs() - self.half[i] - h[i]).max(T::zero()))
+        Vector3::from_fn(|i, _| {
+            ((c[i] - self.center[i]).abs() - self.half[i] - h[i]).max(T::zero())
+        })
     }
 }
 
@@ -64,7 +66,10 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
     /// exact only for axis-permuting rotations.
     fn transformed(&self, pose: &Pose<T>) -> Self {
         let (c, h) = self.wrap(pose);
-        Self { center: c.into(), half: h.into() }
+        Self {
+            center: c.into(),
+            half: h.into(),
+        }
     }
 
     /// `other` is wrapped into `self`'s frame (model-space update, thesis
@@ -77,6 +82,13 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
     fn overlaps(&self, other: &Self, b_in_a: &Pose<T>) -> bool {
         let (c, h) = other.wrap(b_in_a);
         (0..3).all(|i| (c[i] - self.center[i]).abs() <= self.half[i] + h[i])
+    }
+
+    /// The three coordinate intervals compared directly (both boxes in one
+    /// frame, no wrap).
+    #[inline]
+    fn overlaps_local(&self, other: &Self) -> bool {
+        (0..3).all(|i| (other.center[i] - self.center[i]).abs() <= self.half[i] + other.half[i])
     }
 
     /// The distance between `self` and the wrap of `other` (the norm of the

@@ -74,6 +74,17 @@ pub trait BoundingVolume<T: Real>:
     /// where `b_in_a` is B's frame in A's frame. Touching counts as overlap.
     fn overlaps(&self, other: &Self, b_in_a: &Pose<T>) -> bool;
 
+    /// Whether `self` and `other`, both in the same frame, may intersect
+    /// (conservative as [`overlaps`](Self::overlaps)).
+    ///
+    /// With `other` = B's volume [`transformed`](Self::transformed) into A's
+    /// frame this equals `overlaps(other, b_in_a)` up to round-off in the
+    /// transform; traversals use it to move each volume of B once and test
+    /// it against several volumes of A.
+    fn overlaps_local(&self, other: &Self) -> bool {
+        self.overlaps(other, &Pose::identity())
+    }
+
     /// A lower bound on the distance between `self` and `other` (frames as in
     /// [`overlaps`](Self::overlaps)); 0 where they may overlap.
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T;

@@ -40,8 +40,13 @@ impl<T: Real> Obb<T> {
     /// and the fit's containment guarantee use.
     #[inline]
     pub fn local_coords(&self, p: &[T; 3]) -> [T; 3] {
-        let d = [p[0] - self.center[0], p[1] - self.center[1], p[2] - self.center[2]];
-        self.rot.map(|ax| ax[0] * d[0] + ax[1] * d[1] + ax[2] * d[2])
+        let d = [
+            p[0] - self.center[0],
+            p[1] - self.center[1],
+            p[2] - self.center[2],
+        ];
+        self.rot
+            .map(|ax| ax[0] * d[0] + ax[1] * d[1] + ax[2] * d[2])
     }
 
     /// The relative transform of the SAT (digest 002-part1 §4.3.5): B's axes
@@ -74,7 +79,11 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     fn transformed(&self, pose: &Pose<T>) -> Self {
         let rot = pose.rot * self.rotation();
         let center = pose.rot * Vector3::from(self.center) + pose.trans;
-        Self { rot: rot.into(), center: center.into(), half: self.half }
+        Self {
+            rot: rot.into(),
+            center: center.into(),
+            half: self.half,
+        }
     }
 
     /// The 15-axis SAT ([`sat::obb_disjoint`]) with the guard
@@ -89,6 +98,34 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     fn overlaps(&self, other: &Self, b_in_a: &Pose<T>) -> bool {
         let (r, t) = self.relative(other, b_in_a);
         !sat::obb_disjoint(&r, &t, &self.half, &other.half, T::SAT_GUARD)
+    }
+
+    /// The 15-axis SAT for two boxes in the same frame, computing row `i` of
+    /// `R = Aᵀ·B` and `T_i = A_i·(c_B − c_A)` only when A's axis `i` is
+    /// reached ([`sat::obb_disjoint_by_rows`]), so early exits are cheap.
+    ///
+    /// # Guarantee
+    /// As [`overlaps`](BoundingVolume::overlaps).
+    #[inline]
+    fn overlaps_local(&self, other: &Self) -> bool {
+        let d = [
+            other.center[0] - self.center[0],
+            other.center[1] - self.center[1],
+            other.center[2] - self.center[2],
+        ];
+        let dot = |u: &[T; 3], v: &[T; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+        let row = |i: usize| {
+            let ai = &self.rot[i];
+            (
+                [
+                    dot(ai, &other.rot[0]),
+                    dot(ai, &other.rot[1]),
+                    dot(ai, &other.rot[2]),
+                ],
+                dot(ai, &d),
+            )
+        };
+        !sat::obb_disjoint_by_rows(row, &self.half, &other.half, T::SAT_GUARD)
     }
 
     /// [`sat::obb_separation`] with the guard [`Real::SAT_GUARD`], shrunk by

@@ -35,48 +35,68 @@ use crate::Real;
 /// (skipped); there is no division, so no NaN for finite input. Zero
 /// half-widths (flat boxes) are allowed.
 #[inline]
-pub fn obb_disjoint<T: Real>(r: &Matrix3<T>, t: &Vector3<T>, a: &[T; 3], b: &[T; 3], guard: T) -> bool {
-    let r00 = r[(0, 0)];
-    let r01 = r[(0, 1)];
-    let r02 = r[(0, 2)];
-    let r10 = r[(1, 0)];
-    let r11 = r[(1, 1)];
-    let r12 = r[(1, 2)];
-    let r20 = r[(2, 0)];
-    let r21 = r[(2, 1)];
-    let r22 = r[(2, 2)];
-    let (t0, t1, t2) = (t.x, t.y, t.z);
+pub fn obb_disjoint<T: Real>(
+    r: &Matrix3<T>,
+    t: &Vector3<T>,
+    a: &[T; 3],
+    b: &[T; 3],
+    guard: T,
+) -> bool {
+    obb_disjoint_by_rows(|i| ([r[(i, 0)], r[(i, 1)], r[(i, 2)]], t[i]), a, b, guard)
+}
+
+/// [`obb_disjoint`] with the rows of `r` and the entries of `t` produced on
+/// demand: `row(i)` returns `([r_i0, r_i1, r_i2], t_i)`, and is called once
+/// per `i`, in the order 2, 0, 1, just before the test on A's axis `i`
+/// needs it. An early
+/// exit on A's first axes thus skips the other rows — the saving when B's box
+/// is given in A's parent frame and each `r_ij = A_i·B_j` costs a dot product.
+///
+/// # Guarantee
+/// As [`obb_disjoint`] for the `r`, `t` the rows describe.
+#[inline(always)]
+pub fn obb_disjoint_by_rows<T: Real>(
+    mut row: impl FnMut(usize) -> ([T; 3], T),
+    a: &[T; 3],
+    b: &[T; 3],
+    guard: T,
+) -> bool {
     let (a0, a1, a2) = (a[0], a[1], a[2]);
     let (b0, b1, b2) = (b[0], b[1], b[2]);
-
-    // Row 0 of |R| + guard first: the A0 test needs nothing else.
-    let f00 = r00.abs() + guard;
-    let f01 = r01.abs() + guard;
-    let f02 = r02.abs() + guard;
-    if t0.abs() > a0 + b0 * f00 + b1 * f01 + b2 * f02 {
-        return true;
-    }
-    let f10 = r10.abs() + guard;
-    let f11 = r11.abs() + guard;
-    let f12 = r12.abs() + guard;
-    if t1.abs() > a1 + b0 * f10 + b1 * f11 + b2 * f12 {
-        return true;
-    }
+    // Face axes, thinnest-first: fitted boxes store their smallest-spread
+    // axis last (column 2), and for nearby surfaces that is the axis most
+    // likely to separate, so A2 and B2 go first. The order changes only the
+    // cost of an early exit, never the verdict.
+    let ([r20, r21, r22], t2) = row(2);
     let f20 = r20.abs() + guard;
     let f21 = r21.abs() + guard;
     let f22 = r22.abs() + guard;
     if t2.abs() > a2 + b0 * f20 + b1 * f21 + b2 * f22 {
         return true;
     }
+    let ([r00, r01, r02], t0) = row(0);
+    let f00 = r00.abs() + guard;
+    let f01 = r01.abs() + guard;
+    let f02 = r02.abs() + guard;
+    if t0.abs() > a0 + b0 * f00 + b1 * f01 + b2 * f02 {
+        return true;
+    }
+    let ([r10, r11, r12], t1) = row(1);
+    let f10 = r10.abs() + guard;
+    let f11 = r11.abs() + guard;
+    let f12 = r12.abs() + guard;
+    if t1.abs() > a1 + b0 * f10 + b1 * f11 + b2 * f12 {
+        return true;
+    }
 
     // Case 2: L = B_j, |T·B_j| > b_j + Σ_i a_i |R_ij|.
+    if (t0 * r02 + t1 * r12 + t2 * r22).abs() > b2 + a0 * f02 + a1 * f12 + a2 * f22 {
+        return true;
+    }
     if (t0 * r00 + t1 * r10 + t2 * r20).abs() > b0 + a0 * f00 + a1 * f10 + a2 * f20 {
         return true;
     }
     if (t0 * r01 + t1 * r11 + t2 * r21).abs() > b1 + a0 * f01 + a1 * f11 + a2 * f21 {
-        return true;
-    }
-    if (t0 * r02 + t1 * r12 + t2 * r22).abs() > b2 + a0 * f02 + a1 * f12 + a2 * f22 {
         return true;
     }
 
@@ -122,7 +142,13 @@ pub fn obb_disjoint<T: Real>(r: &Matrix3<T>, t: &Vector3<T>, a: &[T; 3], b: &[T;
 /// orthonormal `r`): the gap between the projections on any unit axis is at
 /// most the distance, and the guard only shrinks each gap. 0 when the boxes
 /// may overlap. Used to order distance and tolerance traversals.
-pub fn obb_separation<T: Real>(r: &Matrix3<T>, t: &Vector3<T>, a: &[T; 3], b: &[T; 3], guard: T) -> T {
+pub fn obb_separation<T: Real>(
+    r: &Matrix3<T>,
+    t: &Vector3<T>,
+    a: &[T; 3],
+    b: &[T; 3],
+    guard: T,
+) -> T {
     let f = r.abs().add_scalar(guard);
     let mut best = T::zero();
     for i in 0..3 {
@@ -146,7 +172,8 @@ pub fn obb_separation<T: Real>(r: &Matrix3<T>, t: &Vector3<T>, a: &[T; 3], b: &[
                 continue;
             }
             let lhs = (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs();
-            let rhs = a[i1] * f[(i2, j)] + a[i2] * f[(i1, j)] + b[j1] * f[(i, j2)] + b[j2] * f[(i, j1)];
+            let rhs =
+                a[i1] * f[(i2, j)] + a[i2] * f[(i1, j)] + b[j1] * f[(i, j2)] + b[j2] * f[(i, j1)];
             let gap = lhs - rhs;
             if gap > T::zero() {
                 best = best.max(gap / len2.sqrt());

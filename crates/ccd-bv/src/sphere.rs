@@ -28,7 +28,11 @@ impl<T: Real> Sphere<T> {
     /// containment guarantee evaluate it.
     #[inline]
     pub fn dist2(&self, p: &[T; 3]) -> T {
-        let d = [p[0] - self.center[0], p[1] - self.center[1], p[2] - self.center[2]];
+        let d = [
+            p[0] - self.center[0],
+            p[1] - self.center[1],
+            p[2] - self.center[2],
+        ];
         d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
     }
 
@@ -42,18 +46,22 @@ impl<T: Real> Sphere<T> {
 impl<T: Real> BoundingVolume<T> for Sphere<T> {
     const KIND: BvKind = BvKind::Sphere;
 
-    /// The better of two centres, the centre of the vertices' bounding box
-    /// and the centre of their covariance-aligned box (triangle covariance),
-    /// whichever gives the smaller radius; the radius is the largest
-    /// vertex distance, made conservative in `T` as described in [`fit`].
-    /// `method` is ignored.
+    /// The best of a few centres, whichever gives the smallest radius: the
+    /// centre of the vertices' bounding box, the centre of their
+    /// covariance-aligned box (triangle covariance) and, for a single
+    /// triangle, the centre of its smallest enclosing ball (so leaf spheres
+    /// are optimal). The radius is the largest vertex distance, made
+    /// conservative in `T` as described in [`fit`]. `method` is ignored.
     fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], _method: FitMethod) -> Self {
         fit::fit_sphere(vertices, faces)
     }
 
     /// Exact up to round-off: centre `R·c + t`, same radius.
     fn transformed(&self, pose: &Pose<T>) -> Self {
-        Self { center: pose.transform_array(&self.center), radius: self.radius }
+        Self {
+            center: pose.transform_array(&self.center),
+            radius: self.radius,
+        }
     }
 
     /// `‖c_A − (R·c_B + t)‖² ≤ (r_A + r_B)²`; touching is overlap.
@@ -67,16 +75,23 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
         self.offset(other, b_in_a).norm_squared() <= r * r
     }
 
+    /// `‖c_A − c_B‖² ≤ (r_A + r_B)²`, both centres in one frame.
+    #[inline]
+    fn overlaps_local(&self, other: &Self) -> bool {
+        let r = self.radius + other.radius;
+        self.dist2(&other.center) <= r * r
+    }
+
     /// `max(0, ‖c_A − c_B‖ − r_A − r_B)`, shrunk by a few ulps.
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
         let gap = self.offset(other, b_in_a).norm() - self.radius - other.radius;
         gap.max(T::zero()) * (T::one() - T::lit(8.0) * T::EPSILON)
     }
 
-    /// `‖p − c‖² ≤ (r + tol)²`.
+    /// `‖p − c‖² ≤ (r + tol)²` (and `r + tol ≥ 0`).
     fn contains_point(&self, p: &[T; 3], tol: T) -> bool {
         let r = self.radius + tol;
-        self.dist2(p) <= r * r
+        r >= T::zero() && self.dist2(p) <= r * r
     }
 
     /// `2r`.

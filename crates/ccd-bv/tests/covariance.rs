@@ -10,9 +10,21 @@ use proptest::prelude::*;
 
 /// The unit cube's surface as 12 triangles.
 pub fn cube() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
-    let v: Vec<[f64; 3]> = (0..8).map(|k| [(k & 1) as f64, (k >> 1 & 1) as f64, (k >> 2 & 1) as f64]).collect();
-    let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
-    let f = quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
+    let v: Vec<[f64; 3]> = (0..8)
+        .map(|k| [(k & 1) as f64, (k >> 1 & 1) as f64, (k >> 2 & 1) as f64])
+        .collect();
+    let quads = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let f = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
     (v, f)
 }
 
@@ -26,30 +38,57 @@ fn known_values() {
     let (m, c, a) = triangle_covariance(&tri, &[[0, 1, 2]]);
     assert!((a - 0.5).abs() < 1e-15);
     assert!((m - Vector3::new(1.0, 1.0, 0.0) / 3.0).norm() < 1e-15);
-    let want = Matrix3::new(1.0 / 18.0, -1.0 / 36.0, 0.0, -1.0 / 36.0, 1.0 / 18.0, 0.0, 0.0, 0.0, 0.0);
+    let want = Matrix3::new(
+        1.0 / 18.0,
+        -1.0 / 36.0,
+        0.0,
+        -1.0 / 36.0,
+        1.0 / 18.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    );
     assert!(close(&c, &want, 1e-15), "{c}");
 
     let (v, f) = cube();
     let (m, c, a) = triangle_covariance(&v, &f);
     assert!((a - 6.0).abs() < 1e-14);
     assert!((m - Vector3::repeat(0.5)).norm() < 1e-15);
-    assert!(close(&c, &(Matrix3::identity() * (5.0 / 36.0)), 1e-15), "{c}");
+    assert!(
+        close(&c, &(Matrix3::identity() * (5.0 / 36.0)), 1e-15),
+        "{c}"
+    );
 
     let (m, c) = point_covariance(&[[-1.0f32, 2.0, 0.0], [1.0, 2.0, 0.0]]);
     assert_eq!(m, Vector3::new(0.0, 2.0, 0.0));
-    assert!(close(&c, &Matrix3::from_diagonal(&Vector3::new(1.0, 0.0, 0.0)), 0.0));
+    assert!(close(
+        &c,
+        &Matrix3::from_diagonal(&Vector3::new(1.0, 0.0, 0.0)),
+        0.0
+    ));
 }
 
 #[test]
 fn zero_area_triangles_fall_back_to_points() {
-    let v = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [3.0, 0.0, 0.0], [3.0, 0.0, 0.0]];
+    let v = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+    ];
     let (m, c, a) = triangle_covariance(&v, &[[0, 1, 2], [2, 3, 1]]);
     assert_eq!(a, 0.0);
     assert!(m.iter().chain(c.iter()).all(|x| x.is_finite()));
     // Distinct vertices 0, 1, 2, 3 (3 duplicates 2 in position): x = 0, 1, 3, 3.
     assert!((m.x - 7.0 / 4.0).abs() < 1e-15 && (c[(0, 0)] - 1.6875).abs() < 1e-14);
     // Mixed: degenerate triangles carry no weight.
-    let v2 = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [9.0, 9.0, 9.0]];
+    let v2 = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [9.0, 9.0, 9.0],
+    ];
     let with = triangle_covariance(&v2, &[[0, 1, 2], [3, 3, 3]]);
     let without = triangle_covariance(&v2, &[[0, 1, 2]]);
     assert_eq!(with, without);
@@ -60,16 +99,26 @@ fn principal_axes_sorted_and_right_handed() {
     let mut rng = Rng(21);
     for _ in 0..200 {
         let q = rng.rotation();
-        let l = [rng.range(2.0, 3.0), rng.range(1.0, 2.0), rng.range(0.0, 1.0)];
+        let l = [
+            rng.range(2.0, 3.0),
+            rng.range(1.0, 2.0),
+            rng.range(0.0, 1.0),
+        ];
         let cov = q * Matrix3::from_diagonal(&Vector3::from(l)) * q.transpose();
         let ax = principal_axes(&cov);
         assert!(close(&(ax.transpose() * ax), &Matrix3::identity(), 1e-12));
         assert!((ax.determinant() - 1.0).abs() < 1e-12);
         for k in 0..3 {
-            assert!((ax.column(k).dot(&q.column(k)).abs() - 1.0).abs() < 1e-9, "axis {k}");
+            assert!(
+                (ax.column(k).dot(&q.column(k)).abs() - 1.0).abs() < 1e-9,
+                "axis {k}"
+            );
         }
     }
-    assert_eq!(principal_axes(&Matrix3::from_element(f64::NAN)), Matrix3::identity());
+    assert_eq!(
+        principal_axes(&Matrix3::from_element(f64::NAN)),
+        Matrix3::identity()
+    );
 }
 
 /// A random triangle strategy.

@@ -14,20 +14,30 @@ const METHODS: [FitMethod; 2] = [FitMethod::HullSurface, FitMethod::TriangleSurf
 /// by a random linear map (so orientations are well defined), in `T`.
 fn soup<T: Real>(rng: &mut Rng, n: usize) -> (Vec<[T; 3]>, Vec<[u32; 3]>) {
     let (q, c) = (rng.rotation(), rng.vec(-100.0, 100.0));
-    let s = Vector3::new(rng.range(1.0, 9.0), rng.range(0.5, 3.0), rng.range(0.01, 1.0));
+    let s = Vector3::new(
+        rng.range(1.0, 9.0),
+        rng.range(0.5, 3.0),
+        rng.range(0.01, 1.0),
+    );
     let v = (0..3 * n)
         .map(|_| {
             let p = q * rng.vec(-1.0, 1.0).component_mul(&s) + c;
             [T::lit(p.x), T::lit(p.y), T::lit(p.z)]
         })
         .collect();
-    let f = (0..n as u32).map(|k| [3 * k, 3 * k + 1, 3 * k + 2]).collect();
+    let f = (0..n as u32)
+        .map(|k| [3 * k, 3 * k + 1, 3 * k + 2])
+        .collect();
     (v, f)
 }
 
 fn assert_contains<T: Real, B: BoundingVolume<T>>(bv: &B, v: &[[T; 3]], f: &[[u32; 3]]) {
     for p in f.iter().flatten() {
-        assert!(bv.contains_point(&v[*p as usize], T::zero()), "{bv:?} misses {:?}", v[*p as usize]);
+        assert!(
+            bv.contains_point(&v[*p as usize], T::zero()),
+            "{bv:?} misses {:?}",
+            v[*p as usize]
+        );
     }
 }
 
@@ -60,8 +70,15 @@ fn fitted_volumes_contain_their_vertices_f32() {
 fn assert_tight(obb: &Obb<f64>, v: &[[f64; 3]], tol: f64) {
     for j in 0..3 {
         let l: Vec<f64> = v.iter().map(|p| obb.local_coords(p)[j]).collect();
-        let (lo, hi) = (l.iter().copied().fold(f64::INFINITY, f64::min), l.iter().copied().fold(f64::NEG_INFINITY, f64::max));
-        assert!(hi >= obb.half[j] - tol && -lo >= obb.half[j] - tol, "axis {j}: [{lo}, {hi}] in ±{}", obb.half[j]);
+        let (lo, hi) = (
+            l.iter().copied().fold(f64::INFINITY, f64::min),
+            l.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
+        assert!(
+            hi >= obb.half[j] - tol && -lo >= obb.half[j] - tol,
+            "axis {j}: [{lo}, {hi}] in ±{}",
+            obb.half[j]
+        );
     }
 }
 
@@ -79,7 +96,11 @@ fn obbs_are_tight_and_orthonormal() {
                 assert_tight(&obb, &v, 1e-11);
             }
             let aabb = Aabb::fit(&v, &f, FitMethod::default());
-            let as_obb = Obb { rot: Matrix3::identity().into(), center: aabb.center, half: aabb.half };
+            let as_obb = Obb {
+                rot: Matrix3::identity().into(),
+                center: aabb.center,
+                half: aabb.half,
+            };
             assert_tight(&as_obb, &v, 1e-11);
         }
     }
@@ -90,8 +111,14 @@ fn single_triangle_box() {
     let v: [[f64; 3]; 3] = [[0.0, 0.0, 5.0], [4.0, 0.0, 5.0], [1.0, 2.0, 5.0]];
     let obb = Obb::fit(&v, &[[0, 1, 2]], FitMethod::default());
     let r = Matrix3::from(obb.rot);
-    assert!((r.column(0).x.abs() - 1.0).abs() < 1e-15, "axis 0 along the longest edge");
-    assert!((r.column(2).z.abs() - 1.0).abs() < 1e-15, "axis 2 along the normal");
+    assert!(
+        (r.column(0).x.abs() - 1.0).abs() < 1e-15,
+        "axis 0 along the longest edge"
+    );
+    assert!(
+        (r.column(2).z.abs() - 1.0).abs() < 1e-15,
+        "axis 2 along the normal"
+    );
     assert!((obb.half[0] - 2.0).abs() < 1e-14 && (obb.half[1] - 1.0).abs() < 1e-14);
     assert!(obb.half[2] < 1e-14, "flat leaf: {}", obb.half[2]);
     assert!((obb.center[2] - 5.0).abs() < 1e-14);
@@ -103,15 +130,33 @@ fn box_surface_gives_the_box_back() {
     let mut rng = Rng(34);
     for _ in 0..20 {
         let (q, c) = (rng.rotation(), rng.vec(-5.0, 5.0));
-        let h = [rng.range(4.0, 5.0), rng.range(2.0, 3.0), rng.range(0.5, 1.0)];
+        let h = [
+            rng.range(4.0, 5.0),
+            rng.range(2.0, 3.0),
+            rng.range(0.5, 1.0),
+        ];
         let v: Vec<[f64; 3]> = common::corners(&q, &c, &h).iter().map(arr).collect();
         // Corner k has sign bit b for axis b.
-        let quads = [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]];
-        let f: Vec<[u32; 3]> = quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
+        let quads = [
+            [0, 2, 6, 4],
+            [1, 5, 7, 3],
+            [0, 4, 5, 1],
+            [2, 3, 7, 6],
+            [0, 1, 3, 2],
+            [4, 6, 7, 5],
+        ];
+        let f: Vec<[u32; 3]> = quads
+            .iter()
+            .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+            .collect();
         for m in METHODS {
             let obb = Obb::fit(&v, &f, m);
             for j in 0..3 {
-                assert!((obb.half[j] - h[j]).abs() < 1e-12, "{:?} vs {h:?}", obb.half);
+                assert!(
+                    (obb.half[j] - h[j]).abs() < 1e-12,
+                    "{:?} vs {h:?}",
+                    obb.half
+                );
                 assert!((Vector3::from(obb.rot[j]).dot(&q.column(j)).abs() - 1.0).abs() < 1e-12);
             }
             assert!((Vector3::from(obb.center) - c).norm() < 1e-12);
@@ -143,15 +188,26 @@ fn hull_orientation_ignores_interior_geometry() {
         let before = obb_axes(&v, &f, FitMethod::HullSurface);
         let after = obb_axes(&v2, &f2, FitMethod::HullSurface);
         for j in 0..3 {
-            assert!((before.column(j).dot(&after.column(j)).abs() - 1.0).abs() < 1e-9, "hull axis {j} moved");
+            assert!(
+                (before.column(j).dot(&after.column(j)).abs() - 1.0).abs() < 1e-9,
+                "hull axis {j} moved"
+            );
         }
-        let (t0, t1) = (obb_axes(&v, &f, FitMethod::TriangleSurface), obb_axes(&v2, &f2, FitMethod::TriangleSurface));
+        let (t0, t1) = (
+            obb_axes(&v, &f, FitMethod::TriangleSurface),
+            obb_axes(&v2, &f2, FitMethod::TriangleSurface),
+        );
         assert!((0..3).any(|j| (t0.column(j).dot(&t1.column(j)).abs() - 1.0).abs() > 1e-6));
     }
 }
 
 fn finite<T: Real>(obb: &Obb<T>) -> bool {
-    obb.rot.iter().flatten().chain(&obb.center).chain(&obb.half).all(|x| x.finite())
+    obb.rot
+        .iter()
+        .flatten()
+        .chain(&obb.center)
+        .chain(&obb.half)
+        .all(|x| x.finite())
 }
 
 /// Oracle 18: degenerate inputs give finite, correctly aligned volumes.
@@ -159,13 +215,19 @@ fn finite<T: Real>(obb: &Obb<T>) -> bool {
 fn degenerate_inputs() {
     // Collinear zero-area triangles along d.
     let d = Vector3::new(1.0, 2.0, -2.0) / 3.0;
-    let v: Vec<[f64; 3]> = (0..9).map(|k| arr(&(d * (k as f64) + Vector3::new(1.0, 1.0, 1.0)))).collect();
+    let v: Vec<[f64; 3]> = (0..9)
+        .map(|k| arr(&(d * (k as f64) + Vector3::new(1.0, 1.0, 1.0))))
+        .collect();
     let f = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 8, 4]];
     for m in METHODS {
         let obb = Obb::fit(&v, &f, m);
         assert!(finite(&obb));
         assert!((Vector3::from(obb.rot[0]).dot(&d).abs() - 1.0).abs() < 1e-12);
-        assert!((obb.half[0] - 4.0).abs() < 1e-12 && obb.half[1] < 1e-13 && obb.half[2] < 1e-13, "{:?}", obb.half);
+        assert!(
+            (obb.half[0] - 4.0).abs() < 1e-12 && obb.half[1] < 1e-13 && obb.half[2] < 1e-13,
+            "{:?}",
+            obb.half
+        );
         assert_contains(&obb, &v, &f);
         let single = Obb::fit(&v, &f[..1], m);
         assert!(finite(&single) && single.half[1] < 1e-13 && single.half[2] < 1e-13);
@@ -185,14 +247,19 @@ fn degenerate_inputs() {
     // Coplanar triangles in a tilted plane: a flat box along the normal.
     let mut rng = Rng(36);
     let (q, c) = (rng.rotation(), rng.vec(-10.0, 10.0));
-    let v: Vec<[f64; 3]> = (0..60).map(|_| arr(&(q * Vector3::new(rng.range(-3.0, 3.0), rng.range(-1.0, 1.0), 0.0) + c))).collect();
+    let v: Vec<[f64; 3]> = (0..60)
+        .map(|_| arr(&(q * Vector3::new(rng.range(-3.0, 3.0), rng.range(-1.0, 1.0), 0.0) + c)))
+        .collect();
     let f: Vec<[u32; 3]> = (0..20).map(|k| [3 * k, 3 * k + 1, 3 * k + 2]).collect();
     for m in METHODS {
         let obb = Obb::fit(&v, &f, m);
         assert!(finite(&obb));
         assert!(obb.half[2] < 1e-12, "{:?}", obb.half);
         assert!((Vector3::from(obb.rot[2]).dot(&q.column(2)).abs() - 1.0).abs() < 1e-12);
-        assert!((Vector3::from(obb.rot[0]).dot(&q.column(0)).abs()) > 0.9, "major axis along the long side");
+        assert!(
+            (Vector3::from(obb.rot[0]).dot(&q.column(0)).abs()) > 0.9,
+            "major axis along the long side"
+        );
         assert_contains(&obb, &v, &f);
     }
 }
@@ -206,7 +273,11 @@ fn sphere_fit_is_reasonably_tight() {
         let th = std::f64::consts::PI * i as f64 / nv as f64;
         for j in 0..nu {
             let ph = std::f64::consts::TAU * j as f64 / nu as f64;
-            v.push([5.0 + th.sin() * ph.cos(), 5.0 + th.sin() * ph.sin(), 5.0 + th.cos()]);
+            v.push([
+                5.0 + th.sin() * ph.cos(),
+                5.0 + th.sin() * ph.sin(),
+                5.0 + th.cos(),
+            ]);
         }
     }
     let ring = |i: usize, j: usize| (2 + (i - 1) * nu + j % nu) as u32;
@@ -221,6 +292,18 @@ fn sphere_fit_is_reasonably_tight() {
     }
     let s = Sphere::fit(&v, &f, FitMethod::default());
     assert!((s.radius - 1.0).abs() < 1e-9, "{}", s.radius);
+    // Single triangles get their smallest ball: the circumscribed one when
+    // acute, the one on the longest edge otherwise.
+    let acute: [[f64; 3]; 3] = [[0.0, 0.0, 1.0], [2.0, 0.0, 1.0], [1.0, 1.5, 1.0]];
+    let t = Sphere::fit(&acute, &[[0, 1, 2]], FitMethod::default());
+    assert!(
+        (t.radius - 1.0833333333333333).abs() < 1e-12,
+        "{}",
+        t.radius
+    );
+    let obtuse: [[f64; 3]; 3] = [[0.0, 0.0, 0.0], [4.0, 0.0, 0.0], [1.0, 0.5, 0.0]];
+    let t = Sphere::fit(&obtuse, &[[2, 0, 1]], FitMethod::default());
+    assert!((t.radius - 2.0).abs() < 1e-12, "{}", t.radius);
     assert_contains(&s, &v, &f);
     // A random soup: never worse than the bounding box's circumsphere.
     let mut rng = Rng(37);

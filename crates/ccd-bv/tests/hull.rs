@@ -10,7 +10,11 @@ use common::{Rng, arr};
 use robust::{Coord3D, orient3d};
 
 fn c3(p: &Vector3<f64>) -> Coord3D<f64> {
-    Coord3D { x: p.x, y: p.y, z: p.z }
+    Coord3D {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    }
 }
 
 /// Orientation of `p` against face `f`: < 0 strictly outside.
@@ -34,7 +38,11 @@ fn assert_valid_hull(pts: &[Vector3<f64>], faces: &[[u32; 3]]) {
         assert_eq!(edges.get(&(b, a)), Some(&1), "edge ({a}, {b}) has no twin");
     }
     let verts: BTreeSet<u32> = faces.iter().flatten().copied().collect();
-    assert_eq!(verts.len() as i64 - edges.len() as i64 / 2 + faces.len() as i64, 2, "Euler characteristic");
+    assert_eq!(
+        verts.len() as i64 - edges.len() as i64 / 2 + faces.len() as i64,
+        2,
+        "Euler characteristic"
+    );
     for p in pts {
         for f in faces {
             assert!(side(pts, f, p) >= 0.0, "point {p:?} outside face {f:?}");
@@ -63,7 +71,10 @@ fn matches_brute_force_facets() {
             for j in i + 1..n {
                 for k in j + 1..n {
                     let f = [i, j, k];
-                    let sides: Vec<f64> = (0..n).filter(|p| !f.contains(p)).map(|p| side(&pts, &f, &pts[p as usize])).collect();
+                    let sides: Vec<f64> = (0..n)
+                        .filter(|p| !f.contains(p))
+                        .map(|p| side(&pts, &f, &pts[p as usize]))
+                        .collect();
                     if sides.iter().all(|&s| s > 0.0) || sides.iter().all(|&s| s < 0.0) {
                         brute.insert(f);
                     }
@@ -107,9 +118,13 @@ fn degenerate_grids_and_duplicates() {
 #[test]
 fn lower_dimensional_inputs_have_no_hull() {
     let mut rng = Rng(13);
-    let plane: Vec<Vector3<f64>> = (0..50).map(|_| Vector3::new(rng.unit(), rng.unit(), 0.0)).collect();
+    let plane: Vec<Vector3<f64>> = (0..50)
+        .map(|_| Vector3::new(rng.unit(), rng.unit(), 0.0))
+        .collect();
     assert!(convex_hull(&plane).is_none());
-    let line: Vec<Vector3<f64>> = (0..50).map(|k| Vector3::new(1.0, 2.0, 3.0) * k as f64).collect();
+    let line: Vec<Vector3<f64>> = (0..50)
+        .map(|k| Vector3::new(1.0, 2.0, 3.0) * k as f64)
+        .collect();
     assert!(convex_hull(&line).is_none());
     assert!(convex_hull(&[Vector3::new(1.0, 1.0, 1.0); 9]).is_none());
     assert!(convex_hull(&plane[..3]).is_none());
@@ -119,10 +134,12 @@ fn lower_dimensional_inputs_have_no_hull() {
 fn points_on_a_sphere() {
     let mut rng = Rng(14);
     let pts: Vec<Vector3<f64>> = (0..20_000)
-        .map(|_| loop {
-            let v = rng.vec(-1.0, 1.0);
-            if v.norm() > 0.1 && v.norm() < 1.0 {
-                break v.normalize();
+        .map(|_| {
+            loop {
+                let v = rng.vec(-1.0, 1.0);
+                if v.norm() > 0.1 && v.norm() < 1.0 {
+                    break v.normalize();
+                }
             }
         })
         .collect();

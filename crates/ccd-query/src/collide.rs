@@ -1,10 +1,10 @@
 //! The discrete collision query.
 
-use ccd_bv::{BoundingVolume, Pose, Real};
+use ccd_bv::{Pose, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::Isometry3;
 
-use crate::engine::{Flow, PairVisitor, depth_first};
+use crate::engine::{Flow, LeafVisitor, depth_first};
 use crate::primitive::triangles_intersect;
 use crate::{CollideRequest, ContactMode, QueryStats};
 
@@ -82,7 +82,7 @@ where
         contacts: Vec::new(),
     };
     let mut stats = QueryStats::default();
-    depth_first(a, b, request.descent, &mut visitor, &mut stats);
+    depth_first(a, b, b_in_a, request.descent, &mut visitor, &mut stats);
     CollideResult {
         contacts: visitor.contacts,
         stats,
@@ -130,16 +130,11 @@ struct Collider<'p, T: Real> {
     contacts: Vec<ContactPair>,
 }
 
-impl<A, B> PairVisitor<A, B> for Collider<'_, A::Scalar>
+impl<A, B> LeafVisitor<A, B> for Collider<'_, A::Scalar>
 where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
 {
-    #[inline(always)]
-    fn volumes(&mut self, a: &A, na: usize, b: &B, nb: usize) -> bool {
-        a.nodes()[na].bv.overlaps(&b.nodes()[nb].bv, self.b_in_a)
-    }
-
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
         for fa in a.nodes()[na].leaf_faces() {
             let ta = widen(&a.triangle(fa));

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
-use ccd_bvh::{BuildOptions, Bvh, Hierarchy};
+use ccd_bvh::{BuildOptions, Bvh};
 use ccd_query::{CollideRequest, ContactPair, DescentRule, collide_brute_force, collide_relative};
 use ccd_testkit::{Mesh, SplitMix64, random_blob, random_rotation, random_soup};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};

@@ -231,6 +231,10 @@ mod tests {
         assert!((rho - 0.904508).abs() < 5e-7, "rho {rho}");
         let rho = min_face_plane_distance(&latlong(5, 10, 3.0), [0.0; 3]);
         assert!((rho / 3.0 - 0.904508).abs() < 5e-7, "rho {rho}");
+        let big = latlong(387, 774, 1.0);
+        assert_eq!(big.len(), 597_528);
+        let rho = min_face_plane_distance(&big, [0.0; 3]);
+        assert!((rho - 0.9999835).abs() < 5e-8, "rho {rho}");
         let eps_contact = 1.0 / min_face_plane_distance(&latlong(100, 200, 1.0), [0.0; 3]) - 1.0;
         assert!(
             (eps_contact - 2.4675e-4).abs() < 1e-7,

@@ -17,7 +17,11 @@ fn pad<T: Real>(c: &[T; 3], e: T) -> T {
 }
 
 /// The OBB of `faces` (module docs of [`super`]).
-pub(crate) fn fit_obb<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMethod) -> Obb<T> {
+pub(crate) fn fit_obb<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+    method: FitMethod,
+) -> Obb<T> {
     let axes = obb_axes(vertices, faces, method);
     let ids = distinct_vertices(faces);
     obb_with_axes(vertices, &ids, &axes)
@@ -79,19 +83,43 @@ pub(crate) fn fit_aabb<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Aabb
     aabb
 }
 
-/// The sphere of `faces` (see [`Sphere`]'s `fit`): the better of the
-/// bounding-box centre and the covariance-box centre.
+/// The sphere of `faces` (see [`Sphere`]'s `fit`): the best of the
+/// bounding-box centre, the covariance-box centre and, for one triangle, the
+/// centre of its smallest enclosing ball.
 pub(crate) fn fit_sphere<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Sphere<T> {
     let ids = distinct_vertices(faces);
     let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| to_f64(&vertices[i as usize])).collect();
     let axes = principal_axes(&triangle_covariance(vertices, faces).1);
-    let candidates = [box_center(&pts, &Matrix3::identity()), box_center(&pts, &axes)];
-    let radius2 = |c: &Vector3<f64>| pts.iter().map(|p| (p - c).norm_squared()).fold(0.0, f64::max);
-    let best = candidates.iter().min_by(|a, b| radius2(a).total_cmp(&radius2(b))).copied().unwrap_or_default();
+    let triangle = match faces {
+        [f] => triangle_ball_center(f.map(|i| to_f64(&vertices[i as usize]))),
+        _ => None,
+    };
+    let candidates = [
+        Some(box_center(&pts, &Matrix3::identity())),
+        Some(box_center(&pts, &axes)),
+        triangle,
+    ];
+    let radius2 = |c: &Vector3<f64>| {
+        pts.iter()
+            .map(|p| (p - c).norm_squared())
+            .fold(0.0, f64::max)
+    };
+    let best = candidates
+        .iter()
+        .flatten()
+        .min_by(|a, b| radius2(a).total_cmp(&radius2(b)))
+        .copied()
+        .unwrap_or_default();
 
-    let mut s = Sphere { center: std::array::from_fn(|k| T::lit(best[k])), radius: T::zero() };
+    let mut s = Sphere {
+        center: std::array::from_fn(|k| T::lit(best[k])),
+        radius: T::zero(),
+    };
     // Exact containment as `contains_point` evaluates it, in `T`.
-    let r2 = ids.iter().map(|&i| s.dist2(&vertices[i as usize])).fold(T::zero(), |a, b| a.max(b));
+    let r2 = ids
+        .iter()
+        .map(|&i| s.dist2(&vertices[i as usize]))
+        .fold(T::zero(), |a, b| a.max(b));
     let mut r = r2.sqrt();
     while r * r < r2 {
         r = r.step_up();
@@ -111,4 +139,21 @@ fn box_center(pts: &[Vector3<f64>], axes: &Matrix3<f64>) -> Vector3<f64> {
         hi = hi.sup(&q);
     }
     axes * ((lo + hi) * 0.5)
+}
+
+/// Centre of the smallest ball around a triangle: the midpoint of the
+/// longest edge when the opposite angle is not acute, else the
+/// circumcentre; `None` for a degenerate triangle.
+fn triangle_ball_center(t: [Vector3<f64>; 3]) -> Option<Vector3<f64>> {
+    for k in 0..3 {
+        let (p, q, r) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+        // Angle at r is right or obtuse: the ball on edge pq holds r.
+        if (p - r).dot(&(q - r)) <= 0.0 {
+            return Some((p + q) * 0.5);
+        }
+    }
+    let (a, b) = (t[0] - t[2], t[1] - t[2]);
+    let n = a.cross(&b);
+    let n2 = n.norm_squared();
+    (n2 > 0.0).then(|| t[2] + (b * a.norm_squared() - a * b.norm_squared()).cross(&n) / (2.0 * n2))
 }

@@ -32,11 +32,17 @@ pub fn point_covariance<T: Real>(points: &[[T; 3]]) -> (Vector3<f64>, Matrix3<f6
 ///
 /// # Panics
 /// If an index is out of range.
-pub fn triangle_covariance<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> (Vector3<f64>, Matrix3<f64>, f64) {
+pub fn triangle_covariance<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+) -> (Vector3<f64>, Matrix3<f64>, f64) {
     let tri = |f: &[u32; 3]| f.map(|i| to_f64(&vertices[i as usize]));
     surface_moments(faces.iter().map(tri)).unwrap_or_else(|| {
         let ids = super::distinct_vertices(faces);
-        let (m, c) = point_moments(ids.iter().map(|&i| to_f64(&vertices[i as usize])), ids.len());
+        let (m, c) = point_moments(
+            ids.iter().map(|&i| to_f64(&vertices[i as usize])),
+            ids.len(),
+        );
         (m, c, 0.0)
     })
 }
@@ -62,7 +68,10 @@ pub(crate) fn eigen_sorted(cov: &Matrix3<f64>) -> (Matrix3<f64>, [f64; 3]) {
     let mut order = [0usize, 1, 2];
     order.sort_by(|&i, &j| eig.eigenvalues[j].total_cmp(&eig.eigenvalues[i]));
     let values = order.map(|i| eig.eigenvalues[i]);
-    let axes = orthonormal_frame(&eig.eigenvectors.column(order[0]).into(), &eig.eigenvectors.column(order[1]).into());
+    let axes = orthonormal_frame(
+        &eig.eigenvectors.column(order[0]).into(),
+        &eig.eigenvectors.column(order[1]).into(),
+    );
     (axes, values)
 }
 
@@ -78,7 +87,11 @@ pub(crate) fn orthonormal_frame(u: &Vector3<f64>, v: &Vector3<f64>) -> Matrix3<f
     let x = u / n;
     let w = v - x * x.dot(v);
     let wn = w.norm();
-    let y = if wn > 1e-9 * v.norm() && wn.is_finite() { w / wn } else { any_orthogonal(&x) };
+    let y = if wn > 1e-9 * v.norm() && wn.is_finite() {
+        w / wn
+    } else {
+        any_orthogonal(&x)
+    };
     Matrix3::from_columns(&[x, y, x.cross(&y)])
 }
 
@@ -92,7 +105,11 @@ fn any_orthogonal(x: &Vector3<f64>) -> Vector3<f64> {
 
 /// Widens a vertex to `f64` (exact).
 pub(crate) fn to_f64<T: Real>(p: &[T; 3]) -> Vector3<f64> {
-    Vector3::new(p[0].to_f64_exact(), p[1].to_f64_exact(), p[2].to_f64_exact())
+    Vector3::new(
+        p[0].to_f64_exact(),
+        p[1].to_f64_exact(),
+        p[2].to_f64_exact(),
+    )
 }
 
 /// Two-pass mean and covariance of `n` points yielded by a cloneable
@@ -136,7 +153,9 @@ where
         let (p, q, r) = (p - mean, q - mean, r - mean);
         let a = 0.5 * (q - p).cross(&(r - p)).norm();
         let m = (p + q + r) / 3.0;
-        second += (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose()) * (a / 12.0);
+        second +=
+            (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose())
+                * (a / 12.0);
     }
     Some((mean, second / area, area))
 }

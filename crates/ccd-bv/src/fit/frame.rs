@@ -32,7 +32,11 @@ const DEGENERATE: f64 = 1e-12;
 ///
 /// # Panics
 /// If `faces` is empty or an index is out of range.
-pub fn obb_axes<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMethod) -> Matrix3<f64> {
+pub fn obb_axes<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+    method: FitMethod,
+) -> Matrix3<f64> {
     if let [f] = faces {
         return triangle_frame(f.map(|i| to_f64(&vertices[i as usize])));
     }
@@ -64,7 +68,11 @@ pub fn obb_axes<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMet
 /// RAPID's leaf frame for one triangle.
 fn triangle_frame([p, q, r]: [Vector3<f64>; 3]) -> Matrix3<f64> {
     let edges = [q - p, r - q, p - r];
-    let longest = edges.iter().copied().max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared())).unwrap_or_default();
+    let longest = edges
+        .iter()
+        .copied()
+        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
+        .unwrap_or_default();
     if longest == Vector3::zeros() {
         return Matrix3::identity();
     }
@@ -99,7 +107,12 @@ fn planar_frame<T: Real>(
 ) -> Matrix3<f64> {
     let normal: Vector3<f64> = axes.column(2).into();
     let cov = match method {
-        FitMethod::TriangleSurface => surface_moments(faces.iter().map(|f| f.map(|i| to_f64(&vertices[i as usize])))).map(|m| m.1),
+        FitMethod::TriangleSurface => surface_moments(
+            faces
+                .iter()
+                .map(|f| f.map(|i| to_f64(&vertices[i as usize]))),
+        )
+        .map(|m| m.1),
         FitMethod::HullSurface => {
             // In-plane coordinates, planar hull, fan triangulation.
             let (u, v) = (axes.column(0).into_owned(), axes.column(1).into_owned());

@@ -28,7 +28,12 @@ const FILTER: f64 = 8.0 * f64::EPSILON / 2.0;
 /// expected `O(n log n)`.
 pub fn convex_hull(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
     let [v0, v1, v2, v3] = initial_simplex(points)?;
-    let mut h = Hull { pts: points, faces: Vec::new(), pool: Vec::new(), scratch: Scratch::default() };
+    let mut h = Hull {
+        pts: points,
+        faces: Vec::new(),
+        pool: Vec::new(),
+        scratch: Scratch::default(),
+    };
     for v in [[v0, v1, v2], [v0, v3, v1], [v1, v3, v2], [v2, v3, v0]] {
         h.new_face(v);
     }
@@ -75,7 +80,10 @@ pub(crate) fn convex_hull_2d(points: &[[f64; 2]]) -> Vec<u32> {
     if order.len() < 3 {
         return order;
     }
-    let c = |i: u32| Coord { x: points[i as usize][0], y: points[i as usize][1] };
+    let c = |i: u32| Coord {
+        x: points[i as usize][0],
+        y: points[i as usize][1],
+    };
     let turns_left = |h: &[u32], p: u32| orient2d(c(h[h.len() - 2]), c(h[h.len() - 1]), c(p)) > 0.0;
     let mut hull: Vec<u32> = Vec::with_capacity(2 * order.len());
     for &p in &order {
@@ -131,7 +139,11 @@ struct Hull<'a> {
 }
 
 fn c3(p: &Vector3<f64>) -> Coord3D<f64> {
-    Coord3D { x: p.x, y: p.y, z: p.z }
+    Coord3D {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    }
 }
 
 impl Hull<'_> {
@@ -144,7 +156,6 @@ impl Hull<'_> {
     /// a slightly larger constant it decides most cases, and the rest go to
     /// the adaptive exact predicate.
     fn above(&self, f: usize, p: u32) -> bool {
-        ALL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let face = &self.faces[f];
         let w = self.pts[p as usize] - self.pts[face.v[0] as usize];
         let det = w.dot(&face.normal);
@@ -163,10 +174,7 @@ impl Hull<'_> {
             return false;
         }
         let [a, b, c] = face.v.map(|i| c3(&self.pts[i as usize]));
-        let o = orient3d(a, b, c, c3(&self.pts[p as usize]));
-        SLOW.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if o == 0.0 { ZERO.fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
-        o < 0.0
+        orient3d(a, b, c, c3(&self.pts[p as usize])) < 0.0
     }
 
     fn new_face(&mut self, v: [u32; 3]) -> u32 {
@@ -233,7 +241,10 @@ impl Hull<'_> {
         self.faces[f as usize].visible = true;
         let mut k = 0;
         while k < s.visible.len() {
-            let (v, adj) = (self.faces[s.visible[k] as usize].v, self.faces[s.visible[k] as usize].adj);
+            let (v, adj) = (
+                self.faces[s.visible[k] as usize].v,
+                self.faces[s.visible[k] as usize].adj,
+            );
             k += 1;
             for e in 0..3 {
                 let n = adj[e] as usize;
@@ -329,18 +340,23 @@ fn initial_simplex(pts: &[Vector3<f64>]) -> Option<[u32; 4]> {
     }
     let (p0, d) = (pts[i0], pts[i1] - pts[i0]);
     let argmax = |key: &dyn Fn(&Vector3<f64>) -> f64| {
-        (0..pts.len()).max_by(|&i, &j| key(&pts[i]).total_cmp(&key(&pts[j]))).unwrap_or(0)
+        (0..pts.len())
+            .max_by(|&i, &j| key(&pts[i]).total_cmp(&key(&pts[j])))
+            .unwrap_or(0)
     };
     let i2 = argmax(&|p| (p - p0).cross(&d).norm_squared());
     let n = d.cross(&(pts[i2] - p0));
     let i3 = argmax(&|p| n.dot(&(p - p0)).abs());
     let o = |i: usize| orient3d(c3(&pts[i0]), c3(&pts[i1]), c3(&pts[i2]), c3(&pts[i]));
-    let i3 = if o(i3) != 0.0 { i3 } else { (0..pts.len()).find(|&i| o(i) != 0.0)? };
+    let i3 = if o(i3) != 0.0 {
+        i3
+    } else {
+        (0..pts.len()).find(|&i| o(i) != 0.0)?
+    };
     let [a, b, c, d] = [i0, i1, i2, i3].map(|i| i as u32);
-    Some(if o(i3) > 0.0 { [a, b, c, d] } else { [a, c, b, d] })
+    Some(if o(i3) > 0.0 {
+        [a, b, c, d]
+    } else {
+        [a, c, b, d]
+    })
 }
-
-pub static ALL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static SLOW: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static ZERO: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub fn stats() -> [usize; 3] { [ALL.load(std::sync::atomic::Ordering::Relaxed), SLOW.load(std::sync::atomic::Ordering::Relaxed), ZERO.load(std::sync::atomic::Ordering::Relaxed)] }

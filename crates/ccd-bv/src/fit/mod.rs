@@ -24,7 +24,7 @@ mod hull;
 
 pub use covariance::{point_covariance, principal_axes, triangle_covariance};
 pub use frame::obb_axes;
-pub use hull::{convex_hull, stats};
+pub use hull::convex_hull;
 
 pub(crate) use bounds::{fit_aabb, fit_obb, fit_sphere};
 

@@ -42,8 +42,15 @@ impl Rng {
         let (u1, u2, u3) = (self.unit(), self.unit(), self.unit());
         let tau = std::f64::consts::TAU;
         let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-        let q = ccd_bv::nalgebra::Quaternion::new(a * (tau * u2).sin(), a * (tau * u2).cos(), b * (tau * u3).sin(), b * (tau * u3).cos());
-        UnitQuaternion::from_quaternion(q).to_rotation_matrix().into_inner()
+        let q = ccd_bv::nalgebra::Quaternion::new(
+            a * (tau * u2).sin(),
+            a * (tau * u2).cos(),
+            b * (tau * u3).sin(),
+            b * (tau * u3).cos(),
+        );
+        UnitQuaternion::from_quaternion(q)
+            .to_rotation_matrix()
+            .into_inner()
     }
 
     /// A rotation from a family with exactly parallel axes: identity, a turn
@@ -64,8 +71,21 @@ impl Rng {
                 m
             }
             2 => {
-                let p = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [1, 0, 2], [2, 1, 0]][self.below(6)];
-                Matrix3::from_fn(|r, c| if p[c] == r { if self.below(2) == 0 { 1.0 } else { -1.0 } } else { 0.0 })
+                let p = [
+                    [0, 1, 2],
+                    [1, 2, 0],
+                    [2, 0, 1],
+                    [0, 2, 1],
+                    [1, 0, 2],
+                    [2, 1, 0],
+                ][self.below(6)];
+                Matrix3::from_fn(|r, c| {
+                    if p[c] == r {
+                        if self.below(2) == 0 { 1.0 } else { -1.0 }
+                    } else {
+                        0.0
+                    }
+                })
             }
             _ => self.rotation(),
         }
@@ -73,7 +93,13 @@ impl Rng {
 
     /// Half-extents in (0, 2), with some set to exactly 0.
     pub fn half(&mut self) -> [f64; 3] {
-        std::array::from_fn(|_| if self.below(6) == 0 { 0.0 } else { self.range(0.01, 2.0) })
+        std::array::from_fn(|_| {
+            if self.below(6) == 0 {
+                0.0
+            } else {
+                self.range(0.01, 2.0)
+            }
+        })
     }
 }
 
@@ -83,7 +109,9 @@ pub fn corners(r: &Matrix3<f64>, c: &Vector3<f64>, h: &[f64; 3]) -> Vec<Vector3<
     (0..8)
         .map(|k| {
             let s = |b: usize| if k >> b & 1 == 1 { 1.0 } else { -1.0 };
-            c + r.column(0) * (s(0) * h[0]) + r.column(1) * (s(1) * h[1]) + r.column(2) * (s(2) * h[2])
+            c + r.column(0) * (s(0) * h[0])
+                + r.column(1) * (s(1) * h[1])
+                + r.column(2) * (s(2) * h[2])
         })
         .collect()
 }
@@ -106,7 +134,10 @@ pub fn oracle_disjoint(r: &Matrix3<f64>, t: &Vector3<f64>, a: &[f64; 3], b: &[f6
     axes.iter().filter(|n| n.norm_squared() > 1e-24).any(|n| {
         let span = |pts: &[Vector3<f64>]| {
             let d: Vec<f64> = pts.iter().map(|p| p.dot(n)).collect();
-            (d.iter().copied().fold(f64::INFINITY, f64::min), d.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+            (
+                d.iter().copied().fold(f64::INFINITY, f64::min),
+                d.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            )
         };
         let ((alo, ahi), (blo, bhi)) = (span(&ca), span(&cb));
         ahi < blo || bhi < alo
@@ -114,9 +145,20 @@ pub fn oracle_disjoint(r: &Matrix3<f64>, t: &Vector3<f64>, a: &[f64; 3], b: &[f6
 }
 
 /// Points on the surface of a box on an `n × n` grid per face.
-pub fn box_surface(r: &Matrix3<f64>, c: &Vector3<f64>, h: &[f64; 3], n: usize) -> Vec<Vector3<f64>> {
+pub fn box_surface(
+    r: &Matrix3<f64>,
+    c: &Vector3<f64>,
+    h: &[f64; 3],
+    n: usize,
+) -> Vec<Vector3<f64>> {
     let mut out = Vec::new();
-    let g = |k: usize| if n == 1 { 0.0 } else { 2.0 * k as f64 / (n - 1) as f64 - 1.0 };
+    let g = |k: usize| {
+        if n == 1 {
+            0.0
+        } else {
+            2.0 * k as f64 / (n - 1) as f64 - 1.0
+        }
+    };
     for axis in 0..3 {
         let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
         for side in [-1.0, 1.0] {
@@ -126,7 +168,11 @@ pub fn box_surface(r: &Matrix3<f64>, c: &Vector3<f64>, h: &[f64; 3], n: usize) -
                     s[axis] = side;
                     s[u] = g(i);
                     s[v] = g(j);
-                    out.push(c + (0..3).map(|k| r.column(k) * (s[k] * h[k])).sum::<Vector3<f64>>());
+                    out.push(
+                        c + (0..3)
+                            .map(|k| r.column(k) * (s[k] * h[k]))
+                            .sum::<Vector3<f64>>(),
+                    );
                 }
             }
         }
@@ -136,7 +182,9 @@ pub fn box_surface(r: &Matrix3<f64>, c: &Vector3<f64>, h: &[f64; 3], n: usize) -
 
 /// Smallest distance between two point sets.
 pub fn min_distance(p: &[Vector3<f64>], q: &[Vector3<f64>]) -> f64 {
-    p.iter().flat_map(|a| q.iter().map(move |b| (a - b).norm())).fold(f64::INFINITY, f64::min)
+    p.iter()
+        .flat_map(|a| q.iter().map(move |b| (a - b).norm()))
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// Array form of a vector.

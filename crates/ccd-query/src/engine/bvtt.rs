@@ -1,6 +1,7 @@
 //! Depth-first tandem traversal of two trees: the bounding volume test tree
 //! (Gottschalk §2.5) walked with an explicit stack.
 
+use ccd_bv::{BoundingVolume, Pose};
 use ccd_bvh::Hierarchy;
 
 use super::descent::descend_a;
@@ -15,40 +16,58 @@ pub(crate) enum Flow {
     Stop,
 }
 
-/// What a query does at the nodes of the test tree.
-pub(crate) trait PairVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>> {
-    /// Tests the volumes of nodes `na` of A and `nb` of B; `true` keeps the
-    /// pair (it is descended or, for two leaves, handed to `leaves`).
-    fn volumes(&mut self, a: &A, na: usize, b: &B, nb: usize) -> bool;
-
-    /// Handles a kept pair of leaves.
+/// What a query does at the kept pairs of leaves.
+pub(crate) trait LeafVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>> {
+    /// Handles a pair of leaves whose volumes overlap.
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow;
 }
 
-/// Walks the test tree of `a` × `b` depth first, children in order (child 0
-/// first), splitting by `rule`. Counts volume tests in `stats`.
+/// One pending pair: nodes of A and B whose volumes overlap, with B's volume
+/// already moved into A's frame (model-space update, done once per node of B
+/// per descent and reused while A is descended).
+struct Pending<V> {
+    na: u32,
+    nb: u32,
+    b_moved: V,
+}
+
+/// Walks the test tree of `a` × `b` depth first (child 0 first), splitting
+/// overlapping pairs by `rule`, and hands overlapping leaf pairs to
+/// `visitor`. Counts volume tests, disjoint and overlapping, in `stats`.
+///
+/// Children are tested as soon as their parent pair is split, so the stack
+/// only holds overlapping pairs; the set of tests (the BVTT) is the same as
+/// testing on pop, only their order differs.
 pub(crate) fn depth_first<A, B, V>(
     a: &A,
     b: &B,
+    b_in_a: &Pose<A::Scalar>,
     rule: DescentRule,
     visitor: &mut V,
     stats: &mut QueryStats,
 ) where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
-    V: PairVisitor<A, B>,
+    V: LeafVisitor<A, B>,
 {
     let (nodes_a, nodes_b) = (a.nodes(), b.nodes());
-    let mut stack: Vec<(u32, u32)> = Vec::with_capacity(128);
-    stack.push((0, 0));
-    while let Some((na, nb)) = stack.pop() {
-        let (na, nb) = (na as usize, nb as usize);
+    let mut stack: Vec<Pending<A::Bv>> = Vec::with_capacity(128);
+    let mut test = |na: usize, b_moved: &A::Bv, stats: &mut QueryStats| {
         stats.bv_tests += 1;
-        if !visitor.volumes(a, na, b, nb) {
+        let keep = nodes_a[na].bv.overlaps_local(b_moved);
+        if keep {
+            stats.bv_overlapping += 1;
+        } else {
             stats.bv_disjoint += 1;
-            continue;
         }
-        stats.bv_overlapping += 1;
+        keep
+    };
+    let root_b = nodes_b[0].bv.transformed(b_in_a);
+    if test(0, &root_b, stats) {
+        stack.push(Pending { na: 0, nb: 0, b_moved: root_b });
+    }
+    while let Some(Pending { na, nb, b_moved }) = stack.pop() {
+        let (na, nb) = (na as usize, nb as usize);
         let (node_a, node_b) = (&nodes_a[na], &nodes_b[nb]);
         let (leaf_a, leaf_b) = (node_a.is_leaf(), node_b.is_leaf());
         if leaf_a && leaf_b {
@@ -56,13 +75,21 @@ pub(crate) fn depth_first<A, B, V>(
                 return;
             }
         } else if descend_a(rule, &node_a.bv, leaf_a, &node_b.bv, leaf_b) {
-            let c = node_a.first_child() as u32;
-            stack.push((c + 1, nb as u32));
-            stack.push((c, nb as u32));
+            // Push child 1 first so child 0 is popped first.
+            let c = node_a.first_child();
+            for child in [c + 1, c] {
+                if test(child, &b_moved, stats) {
+                    stack.push(Pending { na: child as u32, nb: nb as u32, b_moved });
+                }
+            }
         } else {
-            let c = node_b.first_child() as u32;
-            stack.push((na as u32, c + 1));
-            stack.push((na as u32, c));
+            let c = node_b.first_child();
+            for child in [c + 1, c] {
+                let moved = nodes_b[child].bv.transformed(b_in_a);
+                if test(na, &moved, stats) {
+                    stack.push(Pending { na: na as u32, nb: child as u32, b_moved: moved });
+                }
+            }
         }
     }
 }

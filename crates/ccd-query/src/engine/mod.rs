@@ -3,4 +3,4 @@
 mod bvtt;
 mod descent;
 
-pub(crate) use bvtt::{Flow, PairVisitor, depth_first};
+pub(crate) use bvtt::{Flow, LeafVisitor, depth_first};
