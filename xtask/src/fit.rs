@@ -26,7 +26,10 @@ pub fn least_squares(points: &[(f64, f64)]) -> Option<Line> {
         return None;
     }
     let slope = sxy / sxx;
-    Some(Line { slope, intercept: my - slope * mx })
+    Some(Line {
+        slope,
+        intercept: my - slope * mx,
+    })
 }
 
 /// Least-squares slope of `log10 y` against `log10 x`, over the points with
@@ -69,10 +72,19 @@ pub struct RampAnalysis {
 pub fn analyse_ramp(points: &[(f64, f64)], range: (f64, f64)) -> RampAnalysis {
     let left_ledge = points.first().expect("empty curve").1;
     let right_ledge = points.last().expect("empty curve").1;
-    let ys: Vec<f64> = points.iter().map(|p| p.1.max(f64::MIN_POSITIVE).log10()).collect();
+    let ys: Vec<f64> = points
+        .iter()
+        .map(|p| p.1.max(f64::MIN_POSITIVE).log10())
+        .collect();
     let ramp = ramp_indices(&ys, ys[0], ys[ys.len() - 1], range);
     let ramp_points: Vec<(f64, f64)> = ramp.iter().map(|&i| points[i]).collect();
-    RampAnalysis { right_ledge, left_ledge, slope: loglog_slope(&ramp_points), steepest: steepest_slope(points), ramp }
+    RampAnalysis {
+        right_ledge,
+        left_ledge,
+        slope: loglog_slope(&ramp_points),
+        steepest: steepest_slope(points),
+        ramp,
+    }
 }
 
 /// Indices `i` with `ys[i]` within fractions `range` of the way from
@@ -83,7 +95,9 @@ pub fn ramp_indices(ys: &[f64], y_left: f64, y_right: f64, range: (f64, f64)) ->
         return Vec::new();
     }
     let (lo, hi) = (y_right + range.0 * h, y_right + range.1 * h);
-    (0..ys.len()).filter(|&i| ys[i] >= lo && ys[i] <= hi).collect()
+    (0..ys.len())
+        .filter(|&i| ys[i] >= lo && ys[i] <= hi)
+        .collect()
 }
 
 /// The most negative log-log slope between adjacent points (sorted by x),
@@ -92,7 +106,13 @@ pub fn steepest_slope(points: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     points
         .windows(2)
         .filter(|w| w[0].0 > 0.0 && w[1].0 > w[0].0 && w[0].1 > 0.0 && w[1].1 > 0.0)
-        .map(|w| ((w[1].1.log10() - w[0].1.log10()) / (w[1].0.log10() - w[0].0.log10()), w[0].0, w[1].0))
+        .map(|w| {
+            (
+                (w[1].1.log10() - w[0].1.log10()) / (w[1].0.log10() - w[0].0.log10()),
+                w[0].0,
+                w[1].0,
+            )
+        })
         .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 
@@ -146,7 +166,10 @@ mod tests {
         // middle half is [1.882, 3.294], i.e. i = 7..=12.
         for &i in &r.ramp {
             let y = c[i].1.log10();
-            assert!((1.88..=3.30).contains(&y), "point {i} with log N_v {y} is not mid-ramp");
+            assert!(
+                (1.88..=3.30).contains(&y),
+                "point {i} with log N_v {y} is not mid-ramp"
+            );
         }
         assert_eq!(r.ramp, vec![7, 8, 9, 10, 11, 12]);
         assert!((r.slope.unwrap() + 1.0).abs() < 1e-9);

@@ -51,15 +51,23 @@ impl Tessellation {
     /// The single tessellation named by `flags`, or `default_tris` triangles
     /// of the chosen family when no size flag is given.
     pub fn from_flags(flags: &MeshFlags, default_tris: usize) -> Result<Self> {
-        Self::from_flags_opt(flags)?.map_or_else(|| Ok(Self::for_tris(flags.mesh, default_tris)), Ok)
+        Self::from_flags_opt(flags)?
+            .map_or_else(|| Ok(Self::for_tris(flags.mesh, default_tris)), Ok)
     }
 
     /// The tessellation named explicitly by `flags` (`--tris`,
     /// `--stacks/--slices`, `--level`), if any.
     pub fn from_flags_opt(flags: &MeshFlags) -> Result<Option<Self>> {
-        let tess = match (flags.mesh, flags.tris, flags.stacks.zip(flags.slices), flags.level) {
+        let tess = match (
+            flags.mesh,
+            flags.tris,
+            flags.stacks.zip(flags.slices),
+            flags.level,
+        ) {
             (MeshKind::Latlong, _, _, Some(_)) => bail!("--level applies to --mesh icosphere"),
-            (MeshKind::Icosphere, _, Some(_), _) => bail!("--stacks/--slices apply to --mesh latlong"),
+            (MeshKind::Icosphere, _, Some(_), _) => {
+                bail!("--stacks/--slices apply to --mesh latlong")
+            }
             (MeshKind::Latlong, _, Some((t, s)), _) => {
                 if t < 2 || s < 3 {
                     bail!("latlong needs stacks >= 2 and slices >= 3, got t={t} s={s}");
@@ -86,7 +94,9 @@ impl Tessellation {
                 let (t, s) = latlong_for_tris(n);
                 Tessellation::LatLong { t, s }
             }
-            MeshKind::Icosphere => Tessellation::Icosphere { level: icosphere_level_for_tris(n) },
+            MeshKind::Icosphere => Tessellation::Icosphere {
+                level: icosphere_level_for_tris(n),
+            },
         }
     }
 }
@@ -99,11 +109,11 @@ impl Tessellation {
 /// `s = 2t` whose count `4t(t−1)` is nearest to `n`.
 pub fn latlong_for_tris(n: usize) -> (u32, u32) {
     let aspect = |t: usize, s: usize| (s as f64 / (2.0 * t as f64)).ln().abs();
-    if n >= 4 && n % 2 == 0 {
+    if n >= 4 && n.is_multiple_of(2) {
         let half = n / 2;
         // r = t − 1 runs over the divisors of n/2.
         let best = (1..=half)
-            .filter(|r| half % r == 0)
+            .filter(|r| half.is_multiple_of(*r))
             .map(|r| (r + 1, half / r))
             .filter(|&(t, s)| s >= 3 && aspect(t, s) <= 1.5f64.ln() + 1e-12)
             .min_by(|a, b| aspect(a.0, a.1).total_cmp(&aspect(b.0, b.1)));
@@ -122,12 +132,13 @@ pub fn latlong_for_tris(n: usize) -> (u32, u32) {
 /// Icosphere level whose `20·4^L` triangles are nearest to `n` in ratio.
 pub fn icosphere_level_for_tris(n: usize) -> u32 {
     let target = (n.max(1) as f64).ln();
-    (0..=10u32).min_by(|&a, &b| {
-        let da = ((20u64 << (2 * a)) as f64).ln() - target;
-        let db = ((20u64 << (2 * b)) as f64).ln() - target;
-        da.abs().total_cmp(&db.abs())
-    })
-    .unwrap_or(0)
+    (0..=10u32)
+        .min_by(|&a, &b| {
+            let da = ((20u64 << (2 * a)) as f64).ln() - target;
+            let db = ((20u64 << (2 * b)) as f64).ln() - target;
+            da.abs().total_cmp(&db.abs())
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -41,7 +41,10 @@ impl Stamp {
                 .map(|(_, v)| v.trim().to_owned())
         });
         let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-        let cpu = format!("{} ({cores} logical cores)", model.unwrap_or_else(|| "unknown cpu".into()));
+        let cpu = format!(
+            "{} ({cores} logical cores)",
+            model.unwrap_or_else(|| "unknown cpu".into())
+        );
         let revision = match run_text("git", &["rev-parse", "--short", "HEAD"]) {
             Some(rev) => {
                 let dirty = run_text("git", &["status", "--porcelain", "--untracked-files=no"])
@@ -50,20 +53,32 @@ impl Stamp {
             }
             None => "unknown".into(),
         };
-        let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        Self { host, cpu, revision, date: iso8601_utc(secs) }
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Self {
+            host,
+            cpu,
+            revision,
+            date: iso8601_utc(secs),
+        }
     }
 
     /// One header line: `host=… cpu="…" rev=… date=…`.
     pub fn line(&self) -> String {
-        format!("host={} cpu=\"{}\" rev={} date={}", self.host, self.cpu, self.revision, self.date)
+        format!(
+            "host={} cpu=\"{}\" rev={} date={}",
+            self.host, self.cpu, self.revision, self.date
+        )
     }
 }
 
 /// Stdout of a command that exited successfully.
 fn run_text(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` for seconds since the Unix epoch (proleptic
@@ -80,7 +95,12 @@ pub fn iso8601_utc(secs: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// A CSV table preceded by `# ` comment lines.
@@ -97,7 +117,10 @@ pub struct Table {
 impl Table {
     /// An empty table with these columns.
     pub fn new(columns: &[&'static str]) -> Self {
-        Self { columns: columns.to_vec(), ..Self::default() }
+        Self {
+            columns: columns.to_vec(),
+            ..Self::default()
+        }
     }
 
     /// Renders comments, the column row and the rows.
@@ -106,6 +129,12 @@ impl Table {
         for c in &self.comments {
             let _ = writeln!(s, "# {c}");
         }
+        s + &self.render_body()
+    }
+
+    /// Renders the column row and the rows, without the comments.
+    pub fn render_body(&self) -> String {
+        let mut s = String::new();
         let _ = writeln!(s, "{}", self.columns.join(","));
         for r in &self.rows {
             let _ = writeln!(s, "{}", r.join(","));
@@ -134,7 +163,8 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
 
 /// A JSON number, or `null` for NaN/infinity/`None`.
 pub fn json_num(x: Option<f64>) -> serde_json::Value {
-    x.filter(|v| v.is_finite()).map_or(serde_json::Value::Null, serde_json::Value::from)
+    x.filter(|v| v.is_finite())
+        .map_or(serde_json::Value::Null, serde_json::Value::from)
 }
 
 /// `x` with about six significant digits: fixed notation for moderate
@@ -150,7 +180,11 @@ pub fn num(x: f64) -> String {
     if (1e-3..1e9).contains(&a) {
         let decimals = (5 - a.log10().floor() as i32).max(0) as usize;
         let s = format!("{x:.decimals$}");
-        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            s
+        }
     } else {
         format!("{x:.5e}")
     }
@@ -189,5 +223,6 @@ mod tests {
         t.comments.push("hello".into());
         t.rows.push(vec!["1".into(), "2".into()]);
         assert_eq!(t.render(), "# hello\na,b\n1,2\n");
+        assert_eq!(t.render_body(), "a,b\n1,2\n");
     }
 }

@@ -20,12 +20,24 @@ impl Summary {
     /// Summarises `xs`; all fields are NaN for an empty slice.
     pub fn of(xs: &[f64]) -> Self {
         if xs.is_empty() {
-            return Self { mean: f64::NAN, std: f64::NAN, cv: f64::NAN, median: f64::NAN, max: f64::NAN };
+            return Self {
+                mean: f64::NAN,
+                std: f64::NAN,
+                cv: f64::NAN,
+                median: f64::NAN,
+                max: f64::NAN,
+            };
         }
         let mean = mean(xs);
         let std = std_dev(xs);
         let cv = if mean == 0.0 { 0.0 } else { std / mean };
-        Self { mean, std, cv, median: median(xs), max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max) }
+        Self {
+            mean,
+            std,
+            cv,
+            median: median(xs),
+            max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        }
     }
 }
 
@@ -51,7 +63,11 @@ pub fn median(xs: &[f64]) -> f64 {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { 0.5 * (v[n / 2 - 1] + v[n / 2]) }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
 }
 
 #[cfg(test)]

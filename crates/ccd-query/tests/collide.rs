@@ -84,7 +84,7 @@ fn check<T: Real, B: BoundingVolume<T>>(
 fn scene(seed: u64) -> (Mesh, Mesh, SplitMix64) {
     let mut rng = SplitMix64::new(seed);
     let a = random_blob(&mut rng, 2, 1.0, 0.15);
-    let b = if seed % 2 == 0 {
+    let b = if seed.is_multiple_of(2) {
         random_blob(&mut rng, 1, 0.8, 0.2)
     } else {
         random_soup(&mut rng, 60, 1.0, 0.6)

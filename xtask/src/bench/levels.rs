@@ -11,6 +11,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use ccd::{BoundingVolume, Hierarchy, Real};
+use plotters::prelude::SeriesLabelPosition;
 
 use crate::flags::BvType;
 use crate::plot::{Chart, Series};
@@ -71,7 +72,14 @@ pub fn per_level<H: Hierarchy>(tree: &H) -> Vec<LevelRow> {
 /// `out`, and prints the OBB thickness check on levels 2–14.
 pub fn report(trees: &[(BvType, Vec<LevelRow>)], out: &Path, header: &str) -> Result<()> {
     let mut table = Table::new(&[
-        "bv", "level", "nodes", "leaves", "diameter_mean", "thickness_mean", "thickness_over_diameter", "thickness_internal_mean",
+        "bv",
+        "level",
+        "nodes",
+        "leaves",
+        "diameter_mean",
+        "thickness_mean",
+        "thickness_over_diameter",
+        "thickness_internal_mean",
     ]);
     table.comments.push(header.to_owned());
     table.comments.push("per-level shape of the inner tree (Fig. 5.17); thickness = 2·min half-extent (boxes), 2r (spheres)".into());
@@ -91,7 +99,7 @@ pub fn report(trees: &[(BvType, Vec<LevelRow>)], out: &Path, header: &str) -> Re
     }
     println!();
     println!("## levels (inner tree per BV type; Fig. 5.17)");
-    print!("{}", table.render().lines().skip(table.comments.len()).map(|l| format!("{l}\n")).collect::<String>());
+    print!("{}", table.render_body());
     table.write(&out.join("levels.csv"))?;
 
     if let Some((_, obb)) = trees.iter().find(|(b, _)| *b == BvType::Obb) {
@@ -110,23 +118,47 @@ pub fn report(trees: &[(BvType, Vec<LevelRow>)], out: &Path, header: &str) -> Re
         }
     }
     for (bv, rows) in trees {
-        let ratios: Vec<f64> =
-            rows.iter().filter(|r| r.level >= 2 && r.leaves < r.nodes).map(|r| r.thickness_internal / r.diameter).collect();
+        // Levels without leaves, so every mean is over internal nodes only.
+        let ratios: Vec<(usize, f64)> = rows
+            .iter()
+            .filter(|r| r.level >= 2 && r.leaves == 0)
+            .map(|r| (r.level, r.thickness / r.diameter))
+            .collect();
         if let (Some(first), Some(last)) = (ratios.first(), ratios.last()) {
             println!(
-                "thickness/diameter {} from level 2 to the deepest internal level: {} → {} (sphere, aabb: roughly constant; obb: falling)",
+                "thickness/diameter {} at level {} → level {} (deepest without leaves): {} → {} (sphere, aabb: roughly constant; obb: falling)",
                 bv.name(),
-                num(*first),
-                num(*last)
+                first.0,
+                last.0,
+                num(first.1),
+                num(last.1)
             );
         }
     }
 
-    let mut series: Vec<Series> =
-        trees.iter().map(|(bv, rows)| Series::bv(*bv, rows.iter().map(|r| (r.level as f64, r.thickness)).collect())).collect();
-    if let Some(anchor) = trees.iter().find(|(b, _)| *b == BvType::Obb).and_then(|(_, rows)| rows.get(2)) {
-        let last = trees.iter().map(|(_, r)| r.len()).max().unwrap_or(3).saturating_sub(1);
-        let reference = (2..=last).map(|l| (l as f64, anchor.thickness * 0.5f64.powi(l as i32 - 2))).collect();
+    let mut series: Vec<Series> = trees
+        .iter()
+        .map(|(bv, rows)| {
+            Series::bv(
+                *bv,
+                rows.iter().map(|r| (r.level as f64, r.thickness)).collect(),
+            )
+        })
+        .collect();
+    if let Some(anchor) = trees
+        .iter()
+        .find(|(b, _)| *b == BvType::Obb)
+        .and_then(|(_, rows)| rows.get(2))
+    {
+        let last = trees
+            .iter()
+            .map(|(_, r)| r.len())
+            .max()
+            .unwrap_or(3)
+            .saturating_sub(1);
+        let reference = (2..=last)
+            .map(|l| (l as f64, anchor.thickness * 0.5f64.powi(l as i32 - 2)))
+            .collect();
         series.push(Series::reference("÷2 per level (OBB theory)", reference));
     }
     Chart {
@@ -134,9 +166,14 @@ pub fn report(trees: &[(BvType, Vec<LevelRow>)], out: &Path, header: &str) -> Re
         x_label: "tree level".into(),
         y_label: "mean thickness".into(),
         x_log: false,
+        legend: SeriesLabelPosition::LowerLeft,
         series,
     }
     .write_svg(&out.join("levels.svg"))?;
-    eprintln!("wrote {} and {}", out.join("levels.csv").display(), out.join("levels.svg").display());
+    eprintln!(
+        "wrote {} and {}",
+        out.join("levels.csv").display(),
+        out.join("levels.svg").display()
+    );
     Ok(())
 }

@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, ensure};
 use ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
-use ccd::{Aabb, BoundingVolume, BuildOptions, CollideRequest, Model, Obb, QueryStats, Real, Sphere};
+use ccd::{
+    Aabb, BoundingVolume, BuildOptions, CollideRequest, Model, Obb, QueryStats, Real, Sphere,
+};
 use ccd_testkit::{Mesh, SplitMix64, random_rotation};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -33,7 +35,8 @@ pub enum Verdict {
 }
 
 /// The configuration line every header carries.
-pub const FIXED_CONFIG: &str = "descend=largest-diameter update=model leaf=1 build=top-down contacts=all";
+pub const FIXED_CONFIG: &str =
+    "descend=largest-diameter update=model leaf=1 build=top-down contacts=all";
 
 /// Poses of the two models (A, B) of one query, in `f64`.
 pub type PosePair = (Isometry3<f64>, Isometry3<f64>);
@@ -87,7 +90,12 @@ pub fn cast_pose<T: Real>(pose: &Isometry3<f64>) -> Isometry3<T> {
     let t = &pose.translation.vector;
     Isometry3::from_parts(
         Translation3::new(T::lit(t.x), T::lit(t.y), T::lit(t.z)),
-        UnitQuaternion::from_quaternion(Quaternion::new(T::lit(q.w), T::lit(q.i), T::lit(q.j), T::lit(q.k))),
+        UnitQuaternion::from_quaternion(Quaternion::new(
+            T::lit(q.w),
+            T::lit(q.i),
+            T::lit(q.j),
+            T::lit(q.k),
+        )),
     )
 }
 
@@ -122,12 +130,19 @@ pub fn run_queries<T: Real, B: BoundingVolume<T>>(
             let time = start.elapsed();
             let mut result = result?;
             result.contacts.sort_unstable();
-            let contact_hash = result.contacts.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
-                let h = (h ^ u64::from(c.a)).wrapping_mul(0x0100_0000_01b3);
-                (h ^ u64::from(c.b)).wrapping_mul(0x0100_0000_01b3)
-            });
+            let contact_hash = result
+                .contacts
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+                    let h = (h ^ u64::from(c.a)).wrapping_mul(0x0100_0000_01b3);
+                    (h ^ u64::from(c.b)).wrapping_mul(0x0100_0000_01b3)
+                });
             progress.inc(1);
-            Ok(Sample { stats: result.stats, time, contact_hash })
+            Ok(Sample {
+                stats: result.stats,
+                time,
+                contact_hash,
+            })
         })
         .collect()
 }
@@ -155,7 +170,8 @@ pub struct Counters {
 impl Counters {
     /// Summarises `samples`.
     pub fn of(samples: &[Sample]) -> Self {
-        let col = |f: &dyn Fn(&Sample) -> f64| Summary::of(&samples.iter().map(f).collect::<Vec<_>>());
+        let col =
+            |f: &dyn Fn(&Sample) -> f64| Summary::of(&samples.iter().map(f).collect::<Vec<_>>());
         Self {
             nv: col(&|s| s.stats.bv_tests as f64),
             np: col(&|s| s.stats.tri_tests as f64),
@@ -163,7 +179,10 @@ impl Counters {
             d: col(&|s| s.stats.bv_disjoint as f64),
             i: col(&|s| s.stats.bv_overlapping as f64),
             time_ms: col(&|s| s.time.as_secs_f64() * 1e3),
-            bvtt_violations: samples.iter().filter(|s| !bvtt_invariant_holds(&s.stats)).count(),
+            bvtt_violations: samples
+                .iter()
+                .filter(|s| !bvtt_invariant_holds(&s.stats))
+                .count(),
         }
     }
 }
@@ -179,7 +198,10 @@ pub fn bvtt_invariant_holds(s: &QueryStats) -> bool {
 pub fn configure_threads(threads: Option<usize>) -> Result<usize> {
     if let Some(n) = threads {
         ensure!(n >= 1, "--threads must be at least 1");
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global().context("configuring the thread pool")?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .context("configuring the thread pool")?;
     }
     Ok(rayon::current_num_threads())
 }
@@ -187,8 +209,10 @@ pub fn configure_threads(threads: Option<usize>) -> Result<usize> {
 /// A progress bar on stderr for `total` queries (hidden when stderr is not
 /// a terminal).
 pub fn progress_bar(total: u64) -> ProgressBar {
-    let style = ProgressStyle::with_template("{msg:>22} [{elapsed_precise}] {wide_bar} {pos}/{len} queries (eta {eta})")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    let style = ProgressStyle::with_template(
+        "{msg:>22} [{elapsed_precise}] {wide_bar} {pos}/{len} queries (eta {eta})",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
     ProgressBar::new(total).with_style(style)
 }
 
@@ -208,18 +232,110 @@ mod tests {
     #[test]
     fn bvtt_invariant_examples() {
         // Fig. 2.15: I = 10, D = 5, S = 2, K = 1 → N_p = 3.
-        let s = QueryStats { bv_tests: 15, bv_disjoint: 5, bv_overlapping: 10, tri_tests: 3, contacts: 1 };
+        let s = QueryStats {
+            bv_tests: 15,
+            bv_disjoint: 5,
+            bv_overlapping: 10,
+            tri_tests: 3,
+            contacts: 1,
+        };
         assert!(bvtt_invariant_holds(&s));
         // PCP OBB right ledge: 7 overlapping, 8 disjoint, nothing else.
-        let s = QueryStats { bv_tests: 15, bv_disjoint: 8, bv_overlapping: 7, tri_tests: 0, contacts: 0 };
+        let s = QueryStats {
+            bv_tests: 15,
+            bv_disjoint: 8,
+            bv_overlapping: 7,
+            tri_tests: 0,
+            contacts: 0,
+        };
         assert!(bvtt_invariant_holds(&s));
-        assert!(!bvtt_invariant_holds(&QueryStats { bv_disjoint: 7, ..s }));
+        assert!(!bvtt_invariant_holds(&QueryStats {
+            bv_disjoint: 7,
+            ..s
+        }));
+    }
+
+    /// Builds one tree of the mesh and runs it against itself; also
+    /// returns its per-level rows.
+    struct SelfQueries<'a> {
+        mesh: &'a Mesh,
+        poses: &'a [PosePair],
+    }
+
+    impl BvJob for SelfQueries<'_> {
+        type Output = (Vec<Sample>, Vec<levels::LevelRow>);
+
+        fn run<T: Real, B: BoundingVolume<T>>(&mut self, _bv: BvType) -> Result<Self::Output> {
+            let model = build_model::<T, B>(self.mesh)?;
+            Ok((
+                run_queries(&model, &model, self.poses, &ProgressBar::hidden())?,
+                levels::per_level(&model),
+            ))
+        }
+    }
+
+    #[test]
+    fn contact_sets_agree_across_bv_types() {
+        let mesh = ccd_testkit::latlong(8, 16, 1.0);
+        let offset = Translation3::new(1.2, 0.0, 0.0);
+        let poses: Vec<PosePair> = rotation_pairs(3, 6)
+            .into_iter()
+            .map(|(a, b)| {
+                (
+                    Isometry3::from_parts(Translation3::identity(), a),
+                    Isometry3::from_parts(offset, b),
+                )
+            })
+            .collect();
+        for f32 in [false, true] {
+            let runs: Vec<_> = BvType::ALL
+                .iter()
+                .map(|&bv| {
+                    dispatch(
+                        &mut SelfQueries {
+                            mesh: &mesh,
+                            poses: &poses,
+                        },
+                        bv,
+                        f32,
+                    )
+                    .unwrap()
+                })
+                .collect();
+            let signature = |s: &[Sample]| {
+                s.iter()
+                    .map(|x| (x.stats.contacts, x.contact_hash))
+                    .collect::<Vec<_>>()
+            };
+            assert!(
+                runs[0].0.iter().all(|s| s.stats.contacts > 0),
+                "the spheres intersect in every pose"
+            );
+            for (samples, levels) in &runs {
+                assert_eq!(signature(samples), signature(&runs[0].0));
+                assert!(samples.iter().all(|s| bvtt_invariant_holds(&s.stats)));
+                // A binary tree with one triangle per leaf: 2n − 1 nodes, n leaves.
+                assert_eq!(
+                    levels.iter().map(|l| l.nodes).sum::<usize>(),
+                    2 * mesh.len() - 1
+                );
+                assert_eq!(levels.iter().map(|l| l.leaves).sum::<usize>(), mesh.len());
+                assert_eq!(levels[0].nodes, 1);
+            }
+            // Sphere thickness is the diameter.
+            assert!(
+                runs[0]
+                    .1
+                    .iter()
+                    .all(|l| (l.thickness - l.diameter).abs() <= 1e-6 * l.diameter)
+            );
+        }
     }
 
     #[test]
     fn pose_cast_keeps_the_motion() {
         let (q, _) = rotation_pairs(1, 1)[0];
-        let p = Isometry3::from_parts(Translation3::new(1.41421, 0.0, 0.0), q);
+        let p = Isometry3::from_parts(Translation3::new(1.5, 0.0, 0.0), q);
         let p32 = cast_pose::<f32>(&p);
         let v = ccd::nalgebra::Point3::new(0.3, -0.2, 0.9);
         let w64 = p * v;

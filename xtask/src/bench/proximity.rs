@@ -20,10 +20,14 @@ use ccd::nalgebra::{Isometry3, Translation3};
 use ccd::{BoundingVolume, Real};
 use ccd_testkit::{Mesh, min_face_plane_distance};
 use indicatif::ProgressBar;
+use plotters::prelude::SeriesLabelPosition;
 use serde_json::json;
 
 use super::levels::{self, LevelRow};
-use super::{BvJob, Counters, FIXED_CONFIG, PosePair, Verdict, build_model, dispatch, progress_bar, run_queries};
+use super::{
+    BvJob, Counters, FIXED_CONFIG, PosePair, Verdict, build_model, dispatch, progress_bar,
+    run_queries,
+};
 use crate::fit::{RampAnalysis, analyse_ramp};
 use crate::flags::{BvType, ProximityFlags};
 use crate::mesh::Tessellation;
@@ -72,13 +76,21 @@ impl BvJob for Job<'_> {
 
     fn run<T: Real, B: BoundingVolume<T>>(&mut self, bv: BvType) -> Result<BvResult> {
         let inner = build_model::<T, B>(self.inner)?;
-        let levels = if self.levels { levels::per_level(&inner) } else { Vec::new() };
+        let levels = if self.levels {
+            levels::per_level(&inner)
+        } else {
+            Vec::new()
+        };
         let mut rows = Vec::with_capacity(self.eps.len());
         for &eps in self.eps {
-            self.progress.set_message(format!("{} ε={eps:.2e}", bv.name()));
+            self.progress
+                .set_message(format!("{} ε={eps:.2e}", bv.name()));
             let outer = build_model::<T, B>(&self.inner.clone().scaled((self.outer_scale)(eps)))?;
             let samples = run_queries(&inner, &outer, self.poses, self.progress)?;
-            rows.push(EpsRow { eps, counters: Counters::of(&samples) });
+            rows.push(EpsRow {
+                eps,
+                counters: Counters::of(&samples),
+            });
         }
         Ok(BvResult { bv, rows, levels })
     }
@@ -87,12 +99,17 @@ impl BvJob for Job<'_> {
 /// The ε values to run: `--eps` if given, else the log-spaced grid.
 fn eps_values(flags: &ProximityFlags) -> Result<Vec<f64>> {
     let mut eps = if flags.eps.is_empty() {
-        let per_decade = flags.per_decade.unwrap_or(if flags.common.quick { 2 } else { 4 });
+        let per_decade = flags
+            .per_decade
+            .unwrap_or(if flags.common.quick { 2 } else { 4 });
         log_grid(flags.eps_min, flags.eps_max, per_decade)?
     } else {
         flags.eps.clone()
     };
-    ensure!(eps.iter().all(|e| e.is_finite() && *e > 0.0), "every ε must be positive and finite");
+    ensure!(
+        eps.iter().all(|e| e.is_finite() && *e > 0.0),
+        "every ε must be positive and finite"
+    );
     eps.sort_by(f64::total_cmp);
     eps.dedup();
     Ok(eps)
@@ -101,78 +118,264 @@ fn eps_values(flags: &ProximityFlags) -> Result<Vec<f64>> {
 /// `per_decade` log-spaced points per decade from `min` to `max` (both
 /// included when `max/min` is a whole number of steps).
 pub fn log_grid(min: f64, max: f64, per_decade: u32) -> Result<Vec<f64>> {
-    ensure!(min > 0.0 && max >= min && min.is_finite() && max.is_finite(), "need 0 < --eps-min <= --eps-max");
+    ensure!(
+        min > 0.0 && max >= min && min.is_finite() && max.is_finite(),
+        "need 0 < --eps-min <= --eps-max"
+    );
     ensure!(per_decade >= 1, "--per-decade must be at least 1");
     let (lo, hi, pd) = (min.log10(), max.log10(), f64::from(per_decade));
     let steps = ((hi - lo) * pd + 1e-9).floor() as usize;
-    Ok((0..=steps).map(|k| 10f64.powf(lo + k as f64 / pd)).collect())
+    Ok((0..=steps)
+        .map(|k| 10f64.powf(lo + k as f64 / pd))
+        .collect())
+}
+
+/// Everything fixed before the queries run.
+struct Setup {
+    tess: Tessellation,
+    queries: usize,
+    eps: Vec<f64>,
+    bvs: Vec<BvType>,
+    threads: usize,
+    precision: &'static str,
+    /// Smallest distance from the centre to a face plane of the inner mesh
+    /// (ρ_min, the radius being 1).
+    d_min: f64,
+    /// 1/ρ_min − 1: radius-(1+ε) copies cannot touch for larger ε.
+    eps_contact: f64,
+    /// Outer mesh scaled by (1+ε)/d_min (the default) rather than 1+ε.
+    scaled: bool,
+    /// The grid ε whose timings are reported.
+    speed_eps: f64,
+}
+
+impl Setup {
+    fn new(
+        flags: &ProximityFlags,
+        inner: &Mesh,
+        tess: Tessellation,
+        threads: usize,
+    ) -> Result<Self> {
+        let common = &flags.common;
+        let queries = common
+            .queries
+            .unwrap_or(if common.quick { 10 } else { 100 });
+        ensure!(queries >= 1, "--queries must be at least 1");
+        let eps = eps_values(flags)?;
+        let d_min = min_face_plane_distance(inner, [0.0; 3]);
+        if !(d_min > 0.0 && d_min <= 1.0) {
+            bail!("unexpected face-plane distance {d_min} of the inner mesh");
+        }
+        Ok(Self {
+            tess,
+            queries,
+            speed_eps: closest_log(&eps, SPEED_EPS),
+            eps,
+            bvs: common.bv_types(),
+            threads,
+            precision: if common.f32 { "f32" } else { "f64" },
+            d_min,
+            eps_contact: 1.0 / d_min - 1.0,
+            scaled: !flags.unscaled,
+        })
+    }
+
+    /// Scale of the outer mesh for gap `eps`.
+    fn outer_scale(&self, eps: f64) -> f64 {
+        if self.scaled {
+            (1.0 + eps) / self.d_min
+        } else {
+            1.0 + eps
+        }
+    }
+
+    /// Whether the meshes cannot touch at gap `eps`.
+    fn cannot_touch(&self, eps: f64) -> bool {
+        self.scaled || eps > self.eps_contact
+    }
+
+    /// The stamped header lines.
+    fn header(&self, seed: u64, stamp: &Stamp) -> Vec<String> {
+        let (d_min, eps_contact) = (self.d_min, self.eps_contact);
+        let mut lines = vec![
+            format!(
+                "bench-proximity tris={} {} queries={} seed={seed} {FIXED_CONFIG} precision={} threads={} bv={}",
+                self.tess.tris(),
+                self.tess.describe(),
+                self.queries,
+                self.precision,
+                self.threads,
+                self.bvs
+                    .iter()
+                    .map(|b| b.name())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+            if self.scaled {
+                format!(
+                    "outer scaled so meshes cannot touch: yes (outer = inner·(1+ε)/d_min, d_min={d_min:.9}); \
+                     any contact fails the run"
+                )
+            } else {
+                "outer scaled so meshes cannot touch: no (--unscaled: thesis-literal radius 1+ε); \
+                 contacts may appear for ε <= eps_contact"
+                    .to_owned()
+            },
+            format!(
+                "eps_contact={eps_contact:.6e} (= 1/ρ_min − 1, ρ_min={d_min:.9}: below it radius-(1+ε) copies can touch)"
+            ),
+            format!(
+                "eps: {} values from {:.3e} to {:.3e}; time = wall time of the collide call only",
+                self.eps.len(),
+                self.eps[0],
+                self.eps[self.eps.len() - 1]
+            ),
+            format!(
+                "median_ms in --json and the speed lines: at the ε closest to {SPEED_EPS:e} (ε={:.4e})",
+                self.speed_eps
+            ),
+            stamp.line(),
+        ];
+        if self.precision == "f32" {
+            lines.push(
+                "f32: coordinates carry ~1e-7 relative rounding, comparable to the smallest gaps"
+                    .into(),
+            );
+        }
+        lines
+    }
+}
+
+/// The hard and soft checks derived from the results.
+struct Checks {
+    /// Ledges and ramp per BV type (empty with fewer than 3 ε values).
+    analyses: Vec<(BvType, RampAnalysis)>,
+    /// Largest contact count where the meshes cannot touch (`None` if no
+    /// such ε was run).
+    max_contacts_disjoint: Option<f64>,
+    /// Queries breaking the BVTT invariant.
+    bvtt_bad: usize,
+    /// Largest cv off the right ledge, and where.
+    max_cv: Option<(f64, BvType, f64)>,
+    /// Largest cv on the ramps, and where.
+    ramp_cv: Option<(f64, BvType, f64)>,
+}
+
+impl Checks {
+    fn new(setup: &Setup, results: &[BvResult], ramp_range: (f64, f64)) -> Self {
+        // Ledges and ramps need a curve: skip them for one or two ε values.
+        let analyses: Vec<(BvType, RampAnalysis)> = results
+            .iter()
+            .filter(|_| setup.eps.len() >= 3)
+            .map(|r| (r.bv, analyse_ramp(&nv_curve(r), ramp_range)))
+            .collect();
+        let rows = || results.iter().flat_map(|r| r.rows.iter());
+        let max_contacts_disjoint = rows()
+            .filter(|row| setup.cannot_touch(row.eps))
+            .map(|row| row.counters.k.max)
+            .reduce(f64::max);
+        let ramp_cv = results
+            .iter()
+            .zip(&analyses)
+            .flat_map(|(r, (_, a))| {
+                a.ramp
+                    .iter()
+                    .map(move |&i| (r.rows[i].counters.nv.cv, r.bv, r.rows[i].eps))
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        Self {
+            max_cv: max_cv_outside_right_ledge(results, &analyses),
+            analyses,
+            max_contacts_disjoint,
+            bvtt_bad: rows().map(|row| row.counters.bvtt_violations).sum(),
+            ramp_cv,
+        }
+    }
+
+    fn analysis(&self, bv: BvType) -> Option<&RampAnalysis> {
+        self.analyses.iter().find(|(b, _)| *b == bv).map(|(_, a)| a)
+    }
+
+    fn verdict(&self) -> Verdict {
+        match (self.max_contacts_disjoint, self.bvtt_bad) {
+            (Some(k), _) if k > 0.0 => {
+                Verdict::Fail(format!("{k} contacts where the meshes cannot touch"))
+            }
+            (_, bad) if bad > 0 => {
+                Verdict::Fail(format!("BVTT invariant violated in {bad} queries"))
+            }
+            _ => Verdict::Pass,
+        }
+    }
+}
+
+/// `(ε, mean N_v)` of one BV type, by increasing ε.
+fn nv_curve(r: &BvResult) -> Vec<(f64, f64)> {
+    r.rows
+        .iter()
+        .map(|row| (row.eps, row.counters.nv.mean))
+        .collect()
 }
 
 /// Runs the suite.
 pub fn run(flags: &ProximityFlags) -> Result<Verdict> {
     let common = &flags.common;
     let threads = super::configure_threads(common.threads)?;
-    let tess = Tessellation::from_flags(&flags.mesh, if common.quick { QUICK_TRIS } else { DEFAULT_TRIS })?;
-    let queries = common.queries.unwrap_or(if common.quick { 10 } else { 100 });
-    ensure!(queries >= 1, "--queries must be at least 1");
-    let eps = eps_values(flags)?;
-    let bvs = common.bv_types();
-    let ramp_range = flags.ramp_range.unwrap_or((0.25, 0.75));
-
+    let tess = Tessellation::from_flags(
+        &flags.mesh,
+        if common.quick {
+            QUICK_TRIS
+        } else {
+            DEFAULT_TRIS
+        },
+    )?;
     let inner = tess.mesh(1.0);
-    let d_min = min_face_plane_distance(&inner, [0.0; 3]);
-    if !(d_min > 0.0 && d_min <= 1.0) {
-        bail!("unexpected face-plane distance {d_min} of the inner mesh");
-    }
-    let eps_contact = 1.0 / d_min - 1.0;
-    let scaled = !flags.unscaled;
-    let outer_scale = move |e: f64| if scaled { (1.0 + e) / d_min } else { 1.0 + e };
-    let poses: Vec<PosePair> = super::rotation_pairs(common.seed, queries)
+    let setup = Setup::new(flags, &inner, tess, threads)?;
+    let poses: Vec<PosePair> = super::rotation_pairs(common.seed, setup.queries)
         .into_iter()
-        .map(|(a, b)| (Isometry3::from_parts(Translation3::identity(), a), Isometry3::from_parts(Translation3::identity(), b)))
+        .map(|(a, b)| {
+            (
+                Isometry3::from_parts(Translation3::identity(), a),
+                Isometry3::from_parts(Translation3::identity(), b),
+            )
+        })
         .collect();
 
     let stamp = Stamp::collect();
-    let precision = if common.f32 { "f32" } else { "f64" };
-    let speed_eps = closest_log(&eps, SPEED_EPS);
-    let mut comments = vec![
-        format!(
-            "bench-proximity tris={} {} queries={queries} seed={} {FIXED_CONFIG} precision={precision} threads={threads} bv={}",
-            tess.tris(),
-            tess.describe(),
-            common.seed,
-            bvs.iter().map(|b| b.name()).collect::<Vec<_>>().join(","),
-        ),
-        if scaled {
-            format!("outer scaled so meshes cannot touch: yes (outer = inner·(1+ε)/d_min, d_min={d_min:.9}); any contact fails the run")
-        } else {
-            format!("outer scaled so meshes cannot touch: no (--unscaled: thesis-literal radius 1+ε); contacts may appear for ε <= eps_contact")
-        },
-        format!("eps_contact={eps_contact:.6e} (= 1/ρ_min − 1, ρ_min={d_min:.9}: below it radius-(1+ε) copies can touch)"),
-        format!("eps: {} values from {:.3e} to {:.3e}; time = wall time of the collide call only", eps.len(), eps[0], eps[eps.len() - 1]),
-        format!("median_ms in --json and the speed lines: at the ε closest to {SPEED_EPS:e} (ε={speed_eps:.4e})"),
-        stamp.line(),
-    ];
-    if common.f32 {
-        comments.push("f32: coordinates carry ~1e-7 relative rounding, comparable to the smallest gaps".into());
-    }
-    for c in &comments {
-        println!("# {c}");
+    let header = setup.header(common.seed, &stamp);
+    for line in &header {
+        println!("# {line}");
     }
 
-    let progress = progress_bar((bvs.len() * eps.len() * queries) as u64);
+    let progress = progress_bar((setup.bvs.len() * setup.eps.len() * setup.queries) as u64);
+    let outer_scale = |eps: f64| setup.outer_scale(eps);
     let mut results = Vec::new();
-    for &bv in &bvs {
-        let mut job =
-            Job { inner: &inner, outer_scale: &outer_scale, eps: &eps, poses: &poses, progress: &progress, levels: flags.levels };
+    for &bv in &setup.bvs {
+        let mut job = Job {
+            inner: &inner,
+            outer_scale: &outer_scale,
+            eps: &setup.eps,
+            poses: &poses,
+            progress: &progress,
+            levels: flags.levels,
+        };
         results.push(dispatch(&mut job, bv, common.f32)?);
     }
     progress.finish_and_clear();
 
     let mut table = Table::new(&[
-        "bv", "eps", "nv_mean", "nv_std", "nv_cv", "np_mean", "k_mean", "k_max", "time_ms_median", "time_ms_mean",
+        "bv",
+        "eps",
+        "nv_mean",
+        "nv_std",
+        "nv_cv",
+        "np_mean",
+        "k_mean",
+        "k_max",
+        "time_ms_median",
+        "time_ms_mean",
     ]);
-    table.comments = comments;
+    table.comments = header;
     for r in &results {
         for row in &r.rows {
             let c = &row.counters;
@@ -190,153 +393,246 @@ pub fn run(flags: &ProximityFlags) -> Result<Verdict> {
             ]);
         }
     }
-    let rendered = table.render();
-    let body_start = rendered.find("bv,eps").unwrap_or(0);
-    print!("{}", &rendered[body_start..]);
-    let out = &common.out;
+    print!("{}", table.render_body());
+    let out = &common.out_dir();
     table.write(&out.join("proximity.csv"))?;
 
-    // Analysis.
-    let analyses: Vec<(BvType, RampAnalysis)> = results
-        .iter()
-        .map(|r| (r.bv, analyse_ramp(&r.rows.iter().map(|row| (row.eps, row.counters.nv.mean)).collect::<Vec<_>>(), ramp_range)))
-        .collect();
-    let cannot_touch = |e: f64| scaled || e > eps_contact;
-    let max_contacts_disjoint = results
-        .iter()
-        .flat_map(|r| r.rows.iter())
-        .filter(|row| cannot_touch(row.eps))
-        .map(|row| row.counters.k.max)
-        .fold(0.0, f64::max);
-    let any_disjoint_rows = results.iter().flat_map(|r| r.rows.iter()).any(|row| cannot_touch(row.eps));
-    let bvtt_bad: usize = results.iter().flat_map(|r| r.rows.iter()).map(|row| row.counters.bvtt_violations).sum();
-    let max_cv = max_cv_outside_right_ledge(&results, &analyses);
+    let checks = Checks::new(&setup, &results, flags.ramp_range.unwrap_or((0.25, 0.75)));
+    print_comparison(&setup, &results, &checks, common.quick);
 
+    if flags.levels {
+        let trees: Vec<_> = results.iter().map(|r| (r.bv, r.levels.clone())).collect();
+        levels::report(&trees, out, &table.comments[0])?;
+    }
+
+    Chart {
+        title: format!(
+            "Parallel close proximity: mean BV tests vs ε ({} tris, {} queries)",
+            setup.tess.tris(),
+            setup.queries
+        ),
+        x_label: "gap ε".into(),
+        y_label: "mean BV tests per query".into(),
+        x_log: true,
+        legend: SeriesLabelPosition::UpperRight,
+        series: results
+            .iter()
+            .map(|r| Series::bv(r.bv, nv_curve(r)))
+            .collect(),
+    }
+    .write_svg(&out.join("proximity.svg"))?;
+    eprintln!(
+        "wrote {} and {}",
+        out.join("proximity.csv").display(),
+        out.join("proximity.svg").display()
+    );
+
+    if let Some(path) = &common.json {
+        write_json(
+            path,
+            &json_summary(&setup, &results, &checks, common.seed, &stamp),
+        )?;
+    }
+    Ok(checks.verdict())
+}
+
+/// Mean counters at the speed ε.
+fn at_speed_eps(setup: &Setup, r: &BvResult) -> Option<Counters> {
+    r.rows
+        .iter()
+        .find(|row| row.eps == setup.speed_eps)
+        .map(|row| row.counters)
+}
+
+/// The comparison block against the thesis numbers.
+fn print_comparison(setup: &Setup, results: &[BvResult], checks: &Checks, quick: bool) {
     println!();
     println!("## comparison with the thesis (Gottschalk 2000, §5.3.2; digest 002-part2 §5.5)");
-    if common.quick {
-        println!("note: --quick numbers are indicative only ({} triangles, {queries} queries, {} ε values)", tess.tris(), eps.len());
+    if quick {
+        println!(
+            "note: --quick numbers are indicative only ({} triangles, {} queries, {} ε values)",
+            setup.tess.tris(),
+            setup.queries,
+            setup.eps.len()
+        );
     }
-    for bv in [BvType::Obb, BvType::Aabb, BvType::Sphere] {
-        let Some((_, a)) = analyses.iter().find(|(b, _)| *b == bv) else { continue };
-        let thesis = match bv {
-            BvType::Obb => "(thesis -1.14, theory -1)",
-            _ => "(thesis ≈ -2, theory -2)",
+    if checks.analyses.is_empty() {
+        println!(
+            "ledge/ramp analysis skipped: it needs at least 3 ε values (got {})",
+            setup.eps.len()
+        );
+    }
+    for r in [BvType::Obb, BvType::Aabb, BvType::Sphere]
+        .iter()
+        .filter_map(|bv| results.iter().find(|r| r.bv == *bv))
+    {
+        let Some(a) = checks.analysis(r.bv) else {
+            continue;
         };
-        let r = results.iter().find(|r| r.bv == bv).expect("result per analysed bv");
+        let thesis = if r.bv == BvType::Obb {
+            "(thesis -1.14, theory -1)"
+        } else {
+            "(thesis ≈ -2, theory -2)"
+        };
         let span = match (a.ramp.first(), a.ramp.last()) {
-            (Some(&i), Some(&j)) => format!("ramp: {} points, ε {:.2e} … {:.2e}", a.ramp.len(), r.rows[i].eps, r.rows[j].eps),
+            (Some(&i), Some(&j)) if i != j => {
+                format!(
+                    "ramp: {} points, ε {:.2e} … {:.2e}",
+                    a.ramp.len(),
+                    r.rows[i].eps,
+                    r.rows[j].eps
+                )
+            }
             _ => "ramp: fewer than 2 points".into(),
         };
-        println!("slope {}={} {thesis}  [{span}]", bv.name(), slope(a.slope));
+        println!(
+            "slope {}={} {thesis}  [{span}]",
+            r.bv.name(),
+            slope(a.slope)
+        );
     }
-    for (bv, a) in &analyses {
-        let thesis = if *bv == BvType::Obb { "(thesis 15)" } else { "(thesis: not stated)" };
-        println!("right-ledge {}={} {thesis}", bv.name(), num(a.right_ledge));
+    for r in results {
+        let (Some(a), Some(last)) = (checks.analysis(r.bv), r.rows.last()) else {
+            continue;
+        };
+        let thesis = if r.bv == BvType::Obb {
+            "(thesis 15)"
+        } else {
+            "(thesis: not stated)"
+        };
+        println!(
+            "right-ledge {}={} {thesis}  [mean D={} disjoint, I={} overlapping at ε={:.2e}]",
+            r.bv.name(),
+            num(a.right_ledge),
+            num(last.counters.d.mean),
+            num(last.counters.i.mean),
+            last.eps
+        );
     }
-    for (bv, a) in &analyses {
-        println!("left-ledge {}={} (thesis: depends on tessellation and packing)", bv.name(), num(a.left_ledge));
+    for (bv, a) in &checks.analyses {
+        println!(
+            "left-ledge {}={} (thesis: depends on tessellation and packing)",
+            bv.name(),
+            num(a.left_ledge)
+        );
     }
-    for (bv, a) in &analyses {
+    for (bv, a) in &checks.analyses {
         if let Some((s, from, to)) = a.steepest {
             println!(
-                "steepest local slope {}={s:.3} between ε={from:.2e} and {to:.2e} (thesis: a short, even steeper descent into the lower ledge)",
+                "steepest local slope {}={s:.3} between ε={from:.2e} and {to:.2e} \
+                 (thesis: a short, even steeper descent into the lower ledge)",
                 bv.name()
             );
         }
     }
-    match max_cv {
-        Some((cv, bv, e)) => println!("max cv outside right ledge={cv:.4} at {} ε={e:.2e} (thesis < 0.02)", bv.name()),
-        None => println!("max cv outside right ledge=n/a (no points off the right ledge)"),
+    match checks.max_cv {
+        Some((cv, bv, e)) => println!(
+            "max cv outside right ledge={cv:.4} at {} ε={e:.2e} (thesis < 0.02)",
+            bv.name()
+        ),
+        None if !checks.analyses.is_empty() => {
+            println!("max cv outside right ledge=n/a (no points off the right ledge)")
+        }
+        None => {}
     }
-    if any_disjoint_rows {
-        println!("max contacts where the meshes cannot touch={} (must be 0)", num(max_contacts_disjoint));
+    if let Some((cv, bv, e)) = checks.ramp_cv {
+        println!(
+            "max cv on the ramps={cv:.4} at {} ε={e:.2e} (digest acceptance < 0.02)",
+            bv.name()
+        );
+    }
+    match checks.max_contacts_disjoint {
+        Some(k) => println!(
+            "max contacts where the meshes cannot touch={} (must be 0)",
+            num(k)
+        ),
+        None => println!("max contacts where the meshes cannot touch=n/a (no ε above eps_contact)"),
+    }
+    let bvtt = match checks.bvtt_bad {
+        0 => "holds in every query".to_owned(),
+        bad => format!("VIOLATED in {bad} queries"),
+    };
+    println!("bvtt invariant D − I + 2·N_p = 1: {bvtt}");
+    let advice = if setup.threads > 1 {
+        "; use --threads 1 for timing figures"
     } else {
-        println!("max contacts where the meshes cannot touch=n/a (no ε above eps_contact)");
-    }
-    println!(
-        "bvtt invariant D − I + 2·N_p = 1: {}",
-        if bvtt_bad == 0 { "holds in every query".to_owned() } else { format!("VIOLATED in {bvtt_bad} queries") }
-    );
-    let median_at_speed_eps = |r: &BvResult| r.rows.iter().find(|row| row.eps == speed_eps).map(|row| row.counters);
-    for r in &results {
-        if let Some(c) = median_at_speed_eps(r) {
+        ""
+    };
+    for r in results {
+        if let Some(c) = at_speed_eps(setup, r) {
             println!(
-                "speed {} ε={speed_eps:.3e}: median {:.4} ms/query (mean {:.4}), mean BV tests/query {}, mean tri tests/query {} [threads={threads}{}]",
+                "speed {} ε={:.3e}: median {:.4} ms/query (mean {:.4}), mean BV tests/query {}, mean tri tests/query {} \
+                 [threads={}{advice}]",
                 r.bv.name(),
+                setup.speed_eps,
                 c.time_ms.median,
                 c.time_ms.mean,
                 num(c.nv.mean),
                 num(c.np.mean),
-                if threads > 1 { "; use --threads 1 for timing figures" } else { "" },
+                setup.threads,
             );
         }
     }
+}
 
-    // Levels (Fig. 5.17).
-    if flags.levels {
-        levels::report(&results.iter().map(|r| (r.bv, r.levels.clone())).collect::<Vec<_>>(), out, &table.comments[0])?;
-    }
-
-    // Plot (Fig. 5.11).
-    let chart = Chart {
-        title: format!("Parallel close proximity: mean BV tests vs ε ({} tris, {queries} queries)", tess.tris()),
-        x_label: "gap ε".into(),
-        y_label: "mean BV tests per query".into(),
-        x_log: true,
-        series: results.iter().map(|r| Series::bv(r.bv, r.rows.iter().map(|row| (row.eps, row.counters.nv.mean)).collect())).collect(),
+/// The `--json` summary.
+fn json_summary(
+    setup: &Setup,
+    results: &[BvResult],
+    checks: &Checks,
+    seed: u64,
+    stamp: &Stamp,
+) -> serde_json::Value {
+    let by_bv = |f: &dyn Fn(BvType) -> Option<f64>| {
+        serde_json::Value::Object(
+            setup
+                .bvs
+                .iter()
+                .map(|&b| (b.name().to_owned(), json_num(f(b))))
+                .collect(),
+        )
     };
-    chart.write_svg(&out.join("proximity.svg"))?;
-    eprintln!("wrote {} and {}", out.join("proximity.csv").display(), out.join("proximity.svg").display());
-
-    if let Some(path) = &common.json {
-        let by_bv = |f: &dyn Fn(&BvType) -> serde_json::Value| {
-            serde_json::Value::Object(bvs.iter().map(|b| (b.name().to_owned(), f(b))).collect())
-        };
-        let analysis = |b: &BvType| analyses.iter().find(|(x, _)| x == b).map(|(_, a)| a);
-        let value = json!({
-            "suite": "bench-proximity",
-            "tris": tess.tris(),
-            "mesh": tess.describe(),
-            "queries": queries,
-            "seed": common.seed,
-            "precision": precision,
-            "threads": threads,
-            "scaled": scaled,
-            "eps_contact": eps_contact,
-            "slopes": by_bv(&|b| json_num(analysis(b).and_then(|a| a.slope))),
-            "right_ledge": by_bv(&|b| json_num(analysis(b).map(|a| a.right_ledge))),
-            "left_ledge": by_bv(&|b| json_num(analysis(b).map(|a| a.left_ledge))),
-            "max_contacts_where_disjoint": json_num(any_disjoint_rows.then_some(max_contacts_disjoint)),
-            "max_cv_outside_right_ledge": json_num(max_cv.map(|m| m.0)),
-            "median_ms_eps": speed_eps,
-            "median_ms": by_bv(&|b| json_num(results.iter().find(|r| r.bv == *b).and_then(median_at_speed_eps).map(|c| c.time_ms.median))),
-            "revision": stamp.revision,
-            "host": stamp.host,
-        });
-        write_json(path, &value)?;
-    }
-
-    Ok(if max_contacts_disjoint > 0.0 {
-        Verdict::Fail(format!("{max_contacts_disjoint} contacts where the meshes cannot touch"))
-    } else if bvtt_bad > 0 {
-        Verdict::Fail(format!("BVTT invariant violated in {bvtt_bad} queries"))
-    } else {
-        Verdict::Pass
+    let result = |b: BvType| results.iter().find(|r| r.bv == b);
+    json!({
+        "suite": "bench-proximity",
+        "tris": setup.tess.tris(),
+        "mesh": setup.tess.describe(),
+        "queries": setup.queries,
+        "seed": seed,
+        "precision": setup.precision,
+        "threads": setup.threads,
+        "scaled": setup.scaled,
+        "eps_contact": setup.eps_contact,
+        "slopes": by_bv(&|b| checks.analysis(b).and_then(|a| a.slope)),
+        "right_ledge": by_bv(&|b| checks.analysis(b).map(|a| a.right_ledge)),
+        "left_ledge": by_bv(&|b| checks.analysis(b).map(|a| a.left_ledge)),
+        "max_contacts_where_disjoint": json_num(checks.max_contacts_disjoint),
+        "max_cv_outside_right_ledge": json_num(checks.max_cv.map(|m| m.0)),
+        "median_ms_eps": setup.speed_eps,
+        "median_ms": by_bv(&|b| result(b).and_then(|r| at_speed_eps(setup, r)).map(|c| c.time_ms.median)),
+        "revision": stamp.revision,
+        "host": stamp.host,
     })
 }
 
 /// The largest cv of N_v over the points off the right ledge (see
 /// [`RIGHT_LEDGE_BAND`]), with where it occurs.
-fn max_cv_outside_right_ledge(results: &[BvResult], analyses: &[(BvType, RampAnalysis)]) -> Option<(f64, BvType, f64)> {
+fn max_cv_outside_right_ledge(
+    results: &[BvResult],
+    analyses: &[(BvType, RampAnalysis)],
+) -> Option<(f64, BvType, f64)> {
     let mut best: Option<(f64, BvType, f64)> = None;
     for (r, (_, a)) in results.iter().zip(analyses) {
         let h = a.left_ledge.log10() - a.right_ledge.log10();
-        if !(h > 0.0) {
+        if h.is_nan() || h <= 0.0 {
             continue;
         }
         let threshold = a.right_ledge.log10() + RIGHT_LEDGE_BAND * h;
-        for row in r.rows.iter().filter(|row| row.counters.nv.mean.log10() > threshold) {
+        for row in r
+            .rows
+            .iter()
+            .filter(|row| row.counters.nv.mean.log10() > threshold)
+        {
             if best.is_none_or(|b| row.counters.nv.cv > b.0) {
                 best = Some((row.counters.nv.cv, r.bv, row.eps));
             }
@@ -347,7 +643,10 @@ fn max_cv_outside_right_ledge(results: &[BvResult], analyses: &[(BvType, RampAna
 
 /// The value of `xs` closest to `target` in log scale.
 fn closest_log(xs: &[f64], target: f64) -> f64 {
-    xs.iter().copied().min_by(|a, b| (a / target).ln().abs().total_cmp(&(b / target).ln().abs())).unwrap_or(target)
+    xs.iter()
+        .copied()
+        .min_by(|a, b| (a / target).ln().abs().total_cmp(&(b / target).ln().abs()))
+        .unwrap_or(target)
 }
 
 #[cfg(test)]

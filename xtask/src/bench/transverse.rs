@@ -14,9 +14,13 @@ use ccd::nalgebra::{Isometry3, Translation3};
 use ccd::{BoundingVolume, Real};
 use ccd_testkit::Mesh;
 use indicatif::ProgressBar;
+use plotters::prelude::SeriesLabelPosition;
 use serde_json::json;
 
-use super::{BvJob, Counters, FIXED_CONFIG, PosePair, Verdict, build_model, dispatch, progress_bar, run_queries};
+use super::{
+    BvJob, Counters, FIXED_CONFIG, PosePair, Verdict, build_model, dispatch, progress_bar,
+    run_queries,
+};
 use crate::fit::loglog_slope;
 use crate::flags::{BvType, MeshKind, TransverseFlags};
 use crate::mesh::Tessellation;
@@ -31,7 +35,9 @@ const LATLONG_STACKS: [u32; 14] = [5, 7, 10, 14, 20, 28, 40, 56, 80, 113, 160, 2
 const DEFAULT_MAX_TRIS: usize = 250_000;
 /// `--quick` cap: up to t = 80 (25,280 triangles).
 const QUICK_MAX_TRIS: usize = 26_000;
-/// Distance between the sphere centres (the thesis's 1.41421).
+/// Distance between the sphere centres: the thesis's printed 1.41421, kept
+/// literally rather than `SQRT_2` so runs match the thesis setup.
+#[allow(clippy::approx_constant)]
 const CENTRE_DISTANCE: f64 = 1.41421;
 /// Slopes are fitted over n ≥ this (smaller n is dominated by log terms).
 const FIT_MIN_TRIS: usize = 1_500;
@@ -73,7 +79,8 @@ impl BvJob for Job<'_> {
     fn run<T: Real, B: BoundingVolume<T>>(&mut self, bv: BvType) -> Result<Vec<TessRow>> {
         let mut rows = Vec::with_capacity(self.meshes.len());
         for mesh in self.meshes {
-            self.progress.set_message(format!("{} n={}", bv.name(), mesh.len()));
+            self.progress
+                .set_message(format!("{} n={}", bv.name(), mesh.len()));
             let model = build_model::<T, B>(mesh)?;
             let samples = run_queries(&model, &model, self.poses, self.progress)?;
             let costs: Vec<f64> = samples
@@ -84,8 +91,15 @@ impl BvJob for Job<'_> {
             rows.push(TessRow {
                 n: mesh.len(),
                 counters: Counters::of(&samples),
-                contact_cost: if costs.is_empty() { f64::NAN } else { mean(&costs) },
-                signatures: samples.iter().map(|s| (s.stats.contacts, s.contact_hash)).collect(),
+                contact_cost: if costs.is_empty() {
+                    f64::NAN
+                } else {
+                    mean(&costs)
+                },
+                signatures: samples
+                    .iter()
+                    .map(|s| (s.stats.contacts, s.contact_hash))
+                    .collect(),
             });
         }
         Ok(rows)
@@ -97,14 +111,138 @@ fn tessellations(flags: &TransverseFlags) -> Result<Vec<Tessellation>> {
     if let Some(t) = Tessellation::from_flags_opt(&flags.mesh)? {
         return Ok(vec![t]);
     }
-    let max = flags.max_tris.unwrap_or(if flags.common.quick { QUICK_MAX_TRIS } else { DEFAULT_MAX_TRIS });
+    let max = flags.max_tris.unwrap_or(if flags.common.quick {
+        QUICK_MAX_TRIS
+    } else {
+        DEFAULT_MAX_TRIS
+    });
     let list: Vec<Tessellation> = match flags.mesh.mesh {
-        MeshKind::Latlong => LATLONG_STACKS.iter().map(|&t| Tessellation::LatLong { t, s: 2 * t }).collect(),
-        MeshKind::Icosphere => (1..=9).map(|level| Tessellation::Icosphere { level }).collect(),
+        MeshKind::Latlong => LATLONG_STACKS
+            .iter()
+            .map(|&t| Tessellation::LatLong { t, s: 2 * t })
+            .collect(),
+        MeshKind::Icosphere => (1..=9)
+            .map(|level| Tessellation::Icosphere { level })
+            .collect(),
     };
     let list: Vec<Tessellation> = list.into_iter().filter(|t| t.tris() <= max).collect();
-    ensure!(!list.is_empty(), "--max-tris {max} excludes every tessellation");
+    ensure!(
+        !list.is_empty(),
+        "--max-tris {max} excludes every tessellation"
+    );
     Ok(list)
+}
+
+/// Per BV type: results per tessellation, by increasing n.
+type Results = Vec<(BvType, Vec<TessRow>)>;
+
+/// The hard and soft checks derived from the results.
+struct Checks {
+    /// Queries whose contact set differs from the first BV type's.
+    mismatches: usize,
+    /// Queries breaking the BVTT invariant.
+    bvtt_bad: usize,
+    /// `bv n=…` of the rows with N_v below v_l.
+    below_lower_bound: Vec<String>,
+    /// Fits use every n (fewer than two tessellations reach FIT_MIN_TRIS).
+    fit_all: bool,
+    /// Per BV type: log-log slopes of K, N_v and contact cost against n.
+    slopes: Vec<(BvType, [Option<f64>; 3])>,
+    /// K/√n averaged over the fitted rows.
+    sqrt_constant: Option<f64>,
+}
+
+impl Checks {
+    fn new(results: &Results) -> Self {
+        let mut mismatches = 0;
+        if let Some(((_, reference), rest)) = results.split_first() {
+            for (_, rows) in rest {
+                for (r, r0) in rows.iter().zip(reference) {
+                    mismatches += r
+                        .signatures
+                        .iter()
+                        .zip(&r0.signatures)
+                        .filter(|(a, b)| a != b)
+                        .count();
+                }
+            }
+        }
+        let all_rows = || {
+            results
+                .iter()
+                .flat_map(|(bv, rows)| rows.iter().map(move |r| (*bv, r)))
+        };
+        let below_lower_bound = all_rows()
+            .filter(|(_, r)| r.counters.nv.mean < bv_test_bounds(r.n as f64, r.counters.k.mean).0)
+            .map(|(bv, r)| format!("{} n={}", bv.name(), r.n))
+            .collect();
+        let fit_all = results
+            .first()
+            .is_none_or(|(_, rows)| rows.iter().filter(|r| r.n >= FIT_MIN_TRIS).count() < 2);
+        let fitted = |rows: &[TessRow]| -> Vec<TessRow> {
+            rows.iter()
+                .filter(|r| fit_all || r.n >= FIT_MIN_TRIS)
+                .cloned()
+                .collect()
+        };
+        let slopes = results
+            .iter()
+            .map(|(bv, rows)| {
+                let f = fitted(rows);
+                let s = |y: &dyn Fn(&TessRow) -> f64| {
+                    loglog_slope(&f.iter().map(|r| (r.n as f64, y(r))).collect::<Vec<_>>())
+                };
+                (
+                    *bv,
+                    [
+                        s(&|r| r.counters.k.mean),
+                        s(&|r| r.counters.nv.mean),
+                        s(&|r| r.contact_cost),
+                    ],
+                )
+            })
+            .collect();
+        let sqrt_constant = results
+            .first()
+            .map(|(_, rows)| fitted(rows))
+            .filter(|f| !f.is_empty())
+            .map(|f| {
+                mean(
+                    &f.iter()
+                        .map(|r| r.counters.k.mean / (r.n as f64).sqrt())
+                        .collect::<Vec<_>>(),
+                )
+            });
+        Self {
+            mismatches,
+            bvtt_bad: all_rows().map(|(_, r)| r.counters.bvtt_violations).sum(),
+            below_lower_bound,
+            fit_all,
+            slopes,
+            sqrt_constant,
+        }
+    }
+
+    fn verdict(&self) -> Verdict {
+        if self.mismatches > 0 {
+            Verdict::Fail(format!(
+                "{} query results have BV-type-dependent contact sets",
+                self.mismatches
+            ))
+        } else if self.bvtt_bad > 0 {
+            Verdict::Fail(format!(
+                "BVTT invariant violated in {} queries",
+                self.bvtt_bad
+            ))
+        } else {
+            Verdict::Pass
+        }
+    }
+}
+
+/// The row of the largest tessellation.
+fn largest(rows: &[TessRow]) -> Option<&TessRow> {
+    rows.iter().max_by_key(|r| r.n)
 }
 
 /// Runs the suite.
@@ -112,40 +250,55 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
     let common = &flags.common;
     let threads = super::configure_threads(common.threads)?;
     let tess = tessellations(flags)?;
-    let queries = common.queries.unwrap_or(if common.quick { 30 } else { 1000 });
+    let queries = common
+        .queries
+        .unwrap_or(if common.quick { 30 } else { 1000 });
     ensure!(queries >= 1, "--queries must be at least 1");
     let bvs = common.bv_types();
     let meshes: Vec<Mesh> = tess.iter().map(|t| t.mesh(1.0)).collect();
     let offset = Translation3::new(CENTRE_DISTANCE, 0.0, 0.0);
     let poses: Vec<PosePair> = super::rotation_pairs(common.seed, queries)
         .into_iter()
-        .map(|(a, b)| (Isometry3::from_parts(Translation3::identity(), a), Isometry3::from_parts(offset, b)))
+        .map(|(a, b)| {
+            (
+                Isometry3::from_parts(Translation3::identity(), a),
+                Isometry3::from_parts(offset, b),
+            )
+        })
         .collect();
 
     let stamp = Stamp::collect();
     let precision = if common.f32 { "f32" } else { "f64" };
-    let comments = vec![
+    let list = |f: &dyn Fn(&Tessellation) -> String, sep: &str| {
+        tess.iter().map(f).collect::<Vec<_>>().join(sep)
+    };
+    let header = vec![
         format!(
             "bench-transverse tris={} queries={queries} seed={} {FIXED_CONFIG} precision={precision} threads={threads} bv={}",
-            tess.iter().map(|t| t.tris().to_string()).collect::<Vec<_>>().join(";"),
+            list(&|t| t.tris().to_string(), ";"),
             common.seed,
             bvs.iter().map(|b| b.name()).collect::<Vec<_>>().join(","),
         ),
-        format!("meshes: {}", tess.iter().map(|t| t.describe()).collect::<Vec<_>>().join("; ")),
+        format!("meshes: {}", list(&|t| t.describe(), "; ")),
         format!(
-            "two unit spheres, centres (0,0,0) and ({CENTRE_DISTANCE},0,0) (90° contact), each rotated about its own centre per query; \
-             contact cost = N_v/K per query (queries with K>0), v_l/v_u at k=k_mean; time = collide call only"
+            "two unit spheres, centres (0,0,0) and ({CENTRE_DISTANCE},0,0) (90° contact), each rotated about its own \
+             centre per query; contact cost = N_v/K per query (queries with K>0), v_l/v_u at k=k_mean; \
+             time = collide call only"
         ),
         stamp.line(),
     ];
-    for c in &comments {
-        println!("# {c}");
+    for line in &header {
+        println!("# {line}");
     }
 
     let progress = progress_bar((bvs.len() * meshes.len() * queries) as u64);
-    let mut results: Vec<(BvType, Vec<TessRow>)> = Vec::new();
+    let mut results: Results = Vec::new();
     for &bv in &bvs {
-        let mut job = Job { meshes: &meshes, poses: &poses, progress: &progress };
+        let mut job = Job {
+            meshes: &meshes,
+            poses: &poses,
+            progress: &progress,
+        };
         results.push((bv, dispatch(&mut job, bv, common.f32)?));
     }
     progress.finish_and_clear();
@@ -162,15 +315,11 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
         "v_u",
         "time_ms_median",
     ]);
-    table.comments = comments;
-    let mut below_lower_bound = Vec::new();
+    table.comments = header;
     for (bv, rows) in &results {
         for r in rows {
             let c = &r.counters;
             let (v_l, v_u) = bv_test_bounds(r.n as f64, c.k.mean);
-            if c.nv.mean < v_l {
-                below_lower_bound.push(format!("{} n={}", bv.name(), r.n));
-            }
             table.rows.push(vec![
                 bv.name().into(),
                 r.n.to_string(),
@@ -185,107 +334,32 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
             ]);
         }
     }
-    let rendered = table.render();
-    print!("{}", rendered.lines().skip(table.comments.len()).map(|l| format!("{l}\n")).collect::<String>());
-    let out = &common.out;
+    print!("{}", table.render_body());
+    let out = &common.out_dir();
     table.write(&out.join("transverse.csv"))?;
 
-    // Contact sets must not depend on the BV type.
-    let mut mismatches = 0usize;
-    if let Some((_, reference)) = results.first() {
-        for (_, rows) in &results[1..] {
-            for (r, r0) in rows.iter().zip(reference) {
-                mismatches += r.signatures.iter().zip(&r0.signatures).filter(|(a, b)| a != b).count();
-            }
-        }
-    }
-    let bvtt_bad: usize = results.iter().flat_map(|(_, rows)| rows).map(|r| r.counters.bvtt_violations).sum();
-
-    // Slopes over n ≥ FIT_MIN_TRIS (all n if fewer than two qualify).
-    let fit_all = tess.iter().filter(|t| t.tris() >= FIT_MIN_TRIS).count() < 2;
-    let fit_rows = |rows: &[TessRow]| -> Vec<TessRow> {
-        rows.iter().filter(|r| fit_all || r.n >= FIT_MIN_TRIS).cloned().collect()
-    };
-    let slopes: Vec<(BvType, [Option<f64>; 3])> = results
-        .iter()
-        .map(|(bv, rows)| {
-            let f = fit_rows(rows);
-            let s = |y: &dyn Fn(&TessRow) -> f64| loglog_slope(&f.iter().map(|r| (r.n as f64, y(r))).collect::<Vec<_>>());
-            (*bv, [s(&|r| r.counters.k.mean), s(&|r| r.counters.nv.mean), s(&|r| r.contact_cost)])
-        })
-        .collect();
-
-    println!();
-    println!("## comparison with the thesis (Gottschalk 2000, §5.3.3.1; digest 002-part2 §5.5)");
-    if common.quick {
-        println!("note: --quick numbers are indicative only (n up to {}, {queries} queries)", tess.iter().map(|t| t.tris()).max().unwrap_or(0));
-    }
-    println!(
-        "fits over {}",
-        if fit_all { "all n (fewer than two tessellations with n >= 1500)".to_owned() } else { format!("n >= {FIT_MIN_TRIS}") }
-    );
-    for (bv, [k, _, _]) in &slopes {
-        println!("slope contacts[{}]={} (thesis 0.5)", bv.name(), slope(*k));
-    }
-    for (bv, [_, nv, _]) in &slopes {
-        println!("slope nv[{}]={} (thesis 0.5)", bv.name(), slope(*nv));
-    }
-    for (bv, [_, _, cc]) in &slopes {
-        println!("slope contact_cost[{}]={} (thesis 0)", bv.name(), slope(*cc));
-    }
-    if let Some((_, rows)) = results.first() {
-        let c: Vec<f64> = fit_rows(rows).iter().map(|r| r.counters.k.mean / (r.n as f64).sqrt()).collect();
-        if !c.is_empty() {
-            println!("contacts ≈ c·√n with c={:.3} (digest estimate ≈ 1.55 from the 40k sliding-sphere density)", mean(&c));
-        }
-    }
-    if below_lower_bound.is_empty() {
-        println!("nv >= v_l check: pass");
-    } else {
-        println!("nv >= v_l check: fail ({}; soft check: v_l assumes ideal BVs and balanced trees)", below_lower_bound.join(", "));
-    }
-    println!(
-        "contacts identical across BV types: {}",
-        match (results.len(), mismatches) {
-            (0 | 1, _) => "n/a (one BV type)".to_owned(),
-            (_, 0) => format!("yes ({} BV types × {} tessellations × {queries} queries)", results.len(), tess.len()),
-            (_, m) => format!("NO: {m} query results differ"),
-        }
-    );
-    println!(
-        "bvtt invariant D − I + 2·N_p = 1: {}",
-        if bvtt_bad == 0 { "holds in every query".to_owned() } else { format!("VIOLATED in {bvtt_bad} queries") }
-    );
-    let largest = |rows: &[TessRow]| rows.iter().max_by_key(|r| r.n).cloned();
-    for (bv, rows) in &results {
-        if let Some(r) = largest(rows) {
-            let c = &r.counters;
-            println!(
-                "speed {} n={}: median {:.4} ms/query (mean {:.4}), mean BV tests/query {}, mean tri tests/query {}, mean contacts {} [threads={threads}{}]",
-                bv.name(),
-                r.n,
-                c.time_ms.median,
-                c.time_ms.mean,
-                num(c.nv.mean),
-                num(c.np.mean),
-                num(c.k.mean),
-                if threads > 1 { "; use --threads 1 for timing figures" } else { "" },
-            );
-        }
-    }
-
+    let checks = Checks::new(&results);
+    print_comparison(&results, &checks, &tess, queries, threads, common.quick);
     write_plots(&results, out, queries)?;
 
     if let Some(path) = &common.json {
-        let by_bv = |i: usize| -> serde_json::Value {
-            serde_json::Value::Object(slopes.iter().map(|(bv, s)| (bv.name().to_owned(), json_num(s[i]))).collect())
+        let by_bv = |f: &dyn Fn(BvType, &[TessRow]) -> Option<f64>| -> serde_json::Value {
+            serde_json::Value::Object(
+                results
+                    .iter()
+                    .map(|(bv, rows)| (bv.name().to_owned(), json_num(f(*bv, rows))))
+                    .collect(),
+            )
         };
-        let medians = serde_json::Value::Object(
-            results
-                .iter()
-                .map(|(bv, rows)| (bv.name().to_owned(), json_num(largest(rows).map(|r| r.counters.time_ms.median))))
-                .collect(),
-        );
+        let slope_of = |i: usize| {
+            by_bv(&|bv, _| {
+                checks
+                    .slopes
+                    .iter()
+                    .find(|(b, _)| *b == bv)
+                    .and_then(|(_, s)| s[i])
+            })
+        };
         let value = json!({
             "suite": "bench-transverse",
             "tris": tess.iter().map(|t| t.tris()).collect::<Vec<_>>(),
@@ -294,25 +368,98 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
             "seed": common.seed,
             "precision": precision,
             "threads": threads,
-            "slopes_contacts": by_bv(0),
-            "slopes_bv_tests": by_bv(1),
-            "slopes_contact_cost": by_bv(2),
-            "median_ms": medians,
-            "contacts_identical": mismatches == 0,
-            "nv_ge_v_l": below_lower_bound.is_empty(),
+            "slopes_contacts": slope_of(0),
+            "slopes_bv_tests": slope_of(1),
+            "slopes_contact_cost": slope_of(2),
+            "median_ms": by_bv(&|_, rows| largest(rows).map(|r| r.counters.time_ms.median)),
+            "contacts_identical": checks.mismatches == 0,
+            "nv_ge_v_l": checks.below_lower_bound.is_empty(),
             "revision": stamp.revision,
             "host": stamp.host,
         });
         write_json(path, &value)?;
     }
+    Ok(checks.verdict())
+}
 
-    Ok(if mismatches > 0 {
-        Verdict::Fail(format!("{mismatches} query results have BV-type-dependent contact sets"))
-    } else if bvtt_bad > 0 {
-        Verdict::Fail(format!("BVTT invariant violated in {bvtt_bad} queries"))
+/// The comparison block against the thesis numbers.
+fn print_comparison(
+    results: &Results,
+    checks: &Checks,
+    tess: &[Tessellation],
+    queries: usize,
+    threads: usize,
+    quick: bool,
+) {
+    println!();
+    println!("## comparison with the thesis (Gottschalk 2000, §5.3.3.1; digest 002-part2 §5.5)");
+    if quick {
+        let n_max = tess.iter().map(|t| t.tris()).max().unwrap_or(0);
+        println!("note: --quick numbers are indicative only (n up to {n_max}, {queries} queries)");
+    }
+    if checks.fit_all {
+        println!("fits over all n (fewer than two tessellations with n >= {FIT_MIN_TRIS})");
     } else {
-        Verdict::Pass
-    })
+        println!("fits over n >= {FIT_MIN_TRIS}");
+    }
+    let labels = [("contacts", "0.5"), ("nv", "0.5"), ("contact_cost", "0")];
+    for (i, (what, thesis)) in labels.iter().enumerate() {
+        for (bv, s) in &checks.slopes {
+            println!(
+                "slope {what}[{}]={} (thesis {thesis})",
+                bv.name(),
+                slope(s[i])
+            );
+        }
+    }
+    if let Some(c) = checks.sqrt_constant {
+        println!(
+            "contacts ≈ c·√n with c={c:.3} (digest estimate ≈ 1.55 from the 40k sliding-sphere density)"
+        );
+    }
+    if checks.below_lower_bound.is_empty() {
+        println!("nv >= v_l check: pass");
+    } else {
+        println!(
+            "nv >= v_l check: fail ({}; soft check: v_l assumes ideal BVs and balanced trees)",
+            checks.below_lower_bound.join(", ")
+        );
+    }
+    let identical = match (results.len(), checks.mismatches) {
+        (0 | 1, _) => "n/a (one BV type)".to_owned(),
+        (b, 0) => format!(
+            "yes ({b} BV types × {} tessellations × {queries} queries)",
+            tess.len()
+        ),
+        (_, m) => format!("NO: {m} query results differ"),
+    };
+    println!("contacts identical across BV types: {identical}");
+    let bvtt = match checks.bvtt_bad {
+        0 => "holds in every query".to_owned(),
+        bad => format!("VIOLATED in {bad} queries"),
+    };
+    println!("bvtt invariant D − I + 2·N_p = 1: {bvtt}");
+    let advice = if threads > 1 {
+        "; use --threads 1 for timing figures"
+    } else {
+        ""
+    };
+    for (bv, rows) in results {
+        if let Some(r) = largest(rows) {
+            let c = &r.counters;
+            println!(
+                "speed {} n={}: median {:.4} ms/query (mean {:.4}), mean BV tests/query {}, mean tri tests/query {}, \
+                 mean contacts {} [threads={threads}{advice}]",
+                bv.name(),
+                r.n,
+                c.time_ms.median,
+                c.time_ms.mean,
+                num(c.nv.mean),
+                num(c.np.mean),
+                num(c.k.mean),
+            );
+        }
+    }
 }
 
 /// A slope-½ reference through the last point of `points`.
@@ -324,32 +471,81 @@ fn sqrt_reference(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 }
 
 /// Figs. 5.21–5.23 as SVG files in `out`.
-fn write_plots(results: &[(BvType, Vec<TessRow>)], out: &std::path::Path, queries: usize) -> Result<()> {
-    let curve = |rows: &[TessRow], y: &dyn Fn(&TessRow) -> f64| rows.iter().map(|r| (r.n as f64, y(r))).collect::<Vec<_>>();
-    let title = |what: &str| format!("Transverse contact: {what} vs triangles per sphere ({queries} queries)");
+fn write_plots(
+    results: &[(BvType, Vec<TessRow>)],
+    out: &std::path::Path,
+    queries: usize,
+) -> Result<()> {
+    let curve = |rows: &[TessRow], y: &dyn Fn(&TessRow) -> f64| {
+        rows.iter().map(|r| (r.n as f64, y(r))).collect::<Vec<_>>()
+    };
+    let title = |what: &str| {
+        format!("Transverse contact: {what} vs triangles per sphere ({queries} queries)")
+    };
 
-    let mut contacts: Vec<Series> = results.iter().map(|(bv, rows)| Series::bv(*bv, curve(rows, &|r| r.counters.k.mean))).collect();
+    let mut contacts: Vec<Series> = results
+        .iter()
+        .map(|(bv, rows)| Series::bv(*bv, curve(rows, &|r| r.counters.k.mean)))
+        .collect();
     if let Some((_, rows)) = results.first() {
-        contacts.push(Series::reference("slope ½", sqrt_reference(&curve(rows, &|r| r.counters.k.mean))));
+        contacts.push(Series::reference(
+            "slope ½",
+            sqrt_reference(&curve(rows, &|r| r.counters.k.mean)),
+        ));
     }
     let mut nv: Vec<Series> = Vec::new();
     for (bv, rows) in results {
         let pts = curve(rows, &|r| r.counters.nv.mean);
-        nv.push(Series { color: bv_color(*bv), ..Series::reference(format!("slope ½ ({})", bv.name()), sqrt_reference(&pts)) });
+        nv.push(Series {
+            color: bv_color(*bv),
+            ..Series::reference(format!("slope ½ ({})", bv.name()), sqrt_reference(&pts))
+        });
         nv.push(Series::bv(*bv, pts));
     }
-    let cost: Vec<Series> = results.iter().map(|(bv, rows)| Series::bv(*bv, curve(rows, &|r| r.contact_cost))).collect();
+    let cost: Vec<Series> = results
+        .iter()
+        .map(|(bv, rows)| Series::bv(*bv, curve(rows, &|r| r.contact_cost)))
+        .collect();
 
     let files = [
-        ("transverse_contacts.svg", "mean contacts", "mean contacts K per query", contacts),
-        ("transverse_nv.svg", "mean BV tests", "mean BV tests N_v per query", nv),
-        ("transverse_contact_cost.svg", "contact cost", "mean contact cost N_v/K", cost),
+        (
+            "transverse_contacts.svg",
+            "mean contacts (the same for every BV type)",
+            "mean contacts K per query",
+            contacts,
+            SeriesLabelPosition::UpperLeft,
+        ),
+        (
+            "transverse_nv.svg",
+            "mean BV tests",
+            "mean BV tests N_v per query",
+            nv,
+            SeriesLabelPosition::UpperLeft,
+        ),
+        (
+            "transverse_contact_cost.svg",
+            "contact cost",
+            "mean contact cost N_v/K",
+            cost,
+            SeriesLabelPosition::UpperRight,
+        ),
     ];
-    for (file, what, y_label, series) in files {
-        Chart { title: title(what), x_label: "triangles per sphere n".into(), y_label: y_label.into(), x_log: true, series }
-            .write_svg(&out.join(file))?;
+    for (file, what, y_label, series, legend) in files {
+        let x_label = "triangles per sphere n".into();
+        Chart {
+            title: title(what),
+            x_label,
+            y_label: y_label.into(),
+            x_log: true,
+            series,
+            legend,
+        }
+        .write_svg(&out.join(file))?;
     }
-    eprintln!("wrote {} and transverse_*.svg", out.join("transverse.csv").display());
+    eprintln!(
+        "wrote {} and transverse_*.svg",
+        out.join("transverse.csv").display()
+    );
     Ok(())
 }
 
@@ -373,11 +569,20 @@ mod tests {
 
     #[test]
     fn default_list_reaches_150k_and_quick_stays_small() {
-        let tris: Vec<usize> = LATLONG_STACKS.iter().map(|&t| Tessellation::LatLong { t, s: 2 * t }.tris()).collect();
+        let tris: Vec<usize> = LATLONG_STACKS
+            .iter()
+            .map(|&t| Tessellation::LatLong { t, s: 2 * t }.tris())
+            .collect();
         assert_eq!(tris[0], 80);
         assert_eq!(tris[13], 597_528);
-        assert!(tris.iter().any(|&n| n >= 150_000 && n <= DEFAULT_MAX_TRIS));
-        assert_eq!(tris.iter().filter(|&&n| n <= QUICK_MAX_TRIS).max(), Some(&25_280));
+        assert!(
+            tris.iter()
+                .any(|&n| (150_000..=DEFAULT_MAX_TRIS).contains(&n))
+        );
+        assert_eq!(
+            tris.iter().filter(|&&n| n <= QUICK_MAX_TRIS).max(),
+            Some(&25_280)
+        );
     }
 
     #[test]

@@ -34,7 +34,11 @@ struct Pending<V> {
 
 impl<V: bytemuck::Zeroable> Pending<V> {
     fn zeroed() -> Self {
-        Self { na: 0, nb: 0, b_moved: V::zeroed() }
+        Self {
+            na: 0,
+            nb: 0,
+            b_moved: V::zeroed(),
+        }
     }
 }
 
@@ -60,7 +64,14 @@ pub(crate) fn depth_first<A, B, V>(
     let (nodes_a, nodes_b) = (a.nodes(), b.nodes());
     let mut stack = PairStack::new();
     let root_b = nodes_b[0].bv.transformed(b_in_a);
-    stack.push_if(test(&nodes_a[0].bv, &root_b, stats), Pending { na: 0, nb: 0, b_moved: root_b });
+    stack.push_if(
+        test(&nodes_a[0].bv, &root_b, stats),
+        Pending {
+            na: 0,
+            nb: 0,
+            b_moved: root_b,
+        },
+    );
     while let Some(Pending { na, nb, b_moved }) = stack.pop() {
         let (na, nb) = (na as usize, nb as usize);
         let (node_a, node_b) = (&nodes_a[na], &nodes_b[nb]);
@@ -74,14 +85,28 @@ pub(crate) fn depth_first<A, B, V>(
             let c = node_a.first_child();
             for child in [c + 1, c] {
                 let keep = test(&nodes_a[child].bv, &b_moved, stats);
-                stack.push_if(keep, Pending { na: child as u32, nb: nb as u32, b_moved });
+                stack.push_if(
+                    keep,
+                    Pending {
+                        na: child as u32,
+                        nb: nb as u32,
+                        b_moved,
+                    },
+                );
             }
         } else {
             let c = node_b.first_child();
             for child in [c + 1, c] {
                 let moved = nodes_b[child].bv.transformed(b_in_a);
                 let keep = test(&node_a.bv, &moved, stats);
-                stack.push_if(keep, Pending { na: na as u32, nb: child as u32, b_moved: moved });
+                stack.push_if(
+                    keep,
+                    Pending {
+                        na: na as u32,
+                        nb: child as u32,
+                        b_moved: moved,
+                    },
+                );
             }
         }
     }
@@ -108,7 +133,10 @@ struct PairStack<V> {
 
 impl<V: Copy + bytemuck::Zeroable> PairStack<V> {
     fn new() -> Self {
-        Self { slots: vec![Pending::zeroed(); 64], top: 0 }
+        Self {
+            slots: vec![Pending::zeroed(); 64],
+            top: 0,
+        }
     }
 
     #[inline(always)]
