@@ -3,7 +3,7 @@
 use ccd_bv::{BoundingVolume, Real};
 
 use crate::build::{self, BuildOptions};
-use crate::{BuildError, Face, Hierarchy, Node};
+use crate::{BuildError, Face, FileError, Hierarchy, Node};
 
 /// A bounding-volume tree that owns its node, face and vertex arrays.
 ///
@@ -30,19 +30,45 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
     /// [`BuildError`] for an empty mesh, a non-finite coordinate, an
     /// out-of-range index, an invalid leaf size, or a mesh too large for
     /// the node encoding.
-    pub fn build(
+    pub fn build(vertices: Vec<[T; 3]>, triangles: &[[u32; 3]], options: &BuildOptions) -> Result<Self, BuildError> {
+        Self::build_with_progress(vertices, triangles, options, &|_| {})
+    }
+
+    /// [`Bvh::build`], calling `progress(n)` from time to time (about every
+    /// 4096 triangles, from the build's threads) with the number `n` of
+    /// triangles already placed in their leaves, and once at the end with
+    /// the triangle count.
+    ///
+    /// # Errors
+    /// As [`Bvh::build`].
+    pub fn build_with_progress(
         vertices: Vec<[T; 3]>,
         triangles: &[[u32; 3]],
         options: &BuildOptions,
+        progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Self, BuildError> {
         build::validate(&vertices, triangles, options)?;
-        let (nodes, faces) = build::build::<T, B>(&vertices, triangles, options);
-        Ok(Self {
-            nodes,
-            faces,
-            vertices,
-            options: *options,
-        })
+        let (nodes, faces) = build::build::<T, B>(&vertices, triangles, options, &build::Progress::new(progress));
+        progress(triangles.len());
+        Ok(Self { nodes, faces, vertices, options: *options })
+    }
+
+    /// The bytes of the tree's `.bvh` file (see [`archive`](crate::archive)).
+    ///
+    /// # Errors
+    /// [`FileError::UnsupportedPlatform`] on big-endian hosts.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, FileError> {
+        crate::archive::write_image(self)
+    }
+
+    /// Writes the tree to `path` as a `.bvh` file, to be memory-mapped later
+    /// with [`BvhFile::open`](crate::BvhFile::open).
+    ///
+    /// # Errors
+    /// [`FileError::Io`] if the file cannot be written.
+    pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), FileError> {
+        let path = path.as_ref();
+        std::fs::write(path, self.to_bytes()?).map_err(|source| FileError::Io { path: path.to_path_buf(), source })
     }
 
     /// The options the tree was built with.

@@ -48,3 +48,50 @@ pub enum BuildError {
         max: u32,
     },
 }
+
+/// Why a `.bvh` file could not be written, opened or viewed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FileError {
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The operating-system error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bytes do not start with the `.bvh` magic (an empty file, a mesh
+    /// file, anything else).
+    #[error("not a ccd .bvh file (bad magic bytes)")]
+    NotABvhFile,
+    /// The file was written with another format version.
+    #[error("unsupported .bvh format version {found} (this build reads version {supported}); rebuild the file with `ccd build`")]
+    VersionMismatch {
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        supported: u32,
+    },
+    /// The archive failed structural validation (truncated or damaged).
+    #[error("invalid .bvh archive: {0}")]
+    Invalid(String),
+    /// The archive is well formed but its content is inconsistent.
+    #[error("corrupt .bvh file: {0}")]
+    Corrupt(String),
+    /// The file holds another scalar or volume type than requested.
+    #[error("the file holds a {found} tree, not {expected}")]
+    WrongKind {
+        /// Requested types.
+        expected: String,
+        /// Types in the file.
+        found: String,
+    },
+    /// In-memory bytes do not start at a 16-byte-aligned address.
+    #[error("the bytes of a .bvh archive must start at a 16-byte-aligned address")]
+    Misaligned,
+    /// `.bvh` files are little-endian; this host is big-endian.
+    #[error(".bvh files are little-endian and this host is big-endian")]
+    UnsupportedPlatform,
+}

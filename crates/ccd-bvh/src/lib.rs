@@ -14,14 +14,18 @@
 //! | depth | at most 64 + ⌈log2 n⌉ levels, even on adversarial input |
 //! | input | bad meshes are rejected with a [`BuildError`], never a panic |
 
+pub mod archive;
 mod build;
 mod bvh;
 mod error;
 mod hierarchy;
 mod node;
+mod view;
 
 pub use build::BuildOptions;
 pub use bvh::Bvh;
-pub use error::BuildError;
+pub use archive::{FileInfo, ScalarKind};
+pub use error::{BuildError, FileError};
 pub use hierarchy::{Hierarchy, TreeStats};
 pub use node::{Face, MAX_LEAF_SIZE, Node, NodeKind};
+pub use view::{BvhFile, BvhView, MappedBvh};

@@ -1,12 +1,15 @@
 //! The façade's error type.
 
 /// Everything that can go wrong in the `ccd` façade.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The mesh could not be turned into a hierarchy.
     #[error(transparent)]
     Build(#[from] ccd_bvh::BuildError),
+    /// A `.bvh` file could not be written, opened or viewed.
+    #[error(transparent)]
+    File(#[from] ccd_bvh::FileError),
     /// A pose given to a query has a NaN or infinite component.
     #[error("the pose of model {which} is not finite")]
     NonFinitePose {

@@ -1,7 +1,9 @@
 //! A collision model: a mesh with its bounding-volume hierarchy.
 
+use std::path::Path;
+
 use ccd_bv::{BoundingVolume, Obb, Real};
-use ccd_bvh::{BuildOptions, Bvh, Face, Hierarchy, Node};
+use ccd_bvh::{BuildOptions, Bvh, BvhFile, Face, FileInfo, Hierarchy, MappedBvh, Node};
 
 use crate::Error;
 
@@ -27,9 +29,18 @@ use crate::Error;
 /// assert!(!ccd::collide(&a, &Isometry3::identity(), &b, &far, &CollideRequest::first())?.is_colliding());
 /// # Ok::<(), ccd::Error>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Model<T: Real = f64, B: BoundingVolume<T> = Obb<T>> {
-    bvh: Bvh<T, B>,
+    tree: Tree<T, B>,
+}
+
+/// Where a model's arrays live.
+#[derive(Debug)]
+enum Tree<T: Real, B: BoundingVolume<T>> {
+    /// Built in memory.
+    Owned(Bvh<T, B>),
+    /// Memory-mapped from a `.bvh` file, queried in place.
+    Mapped(MappedBvh<T, B>),
 }
 
 impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
@@ -69,16 +80,25 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for Model<T, B> {
 
     #[inline(always)]
     fn nodes(&self) -> &[Node<T, B>] {
-        self.bvh.nodes()
+        match &self.tree {
+            Tree::Owned(t) => t.nodes(),
+            Tree::Mapped(t) => t.nodes(),
+        }
     }
 
     #[inline(always)]
     fn faces(&self) -> &[Face] {
-        self.bvh.faces()
+        match &self.tree {
+            Tree::Owned(t) => t.faces(),
+            Tree::Mapped(t) => t.faces(),
+        }
     }
 
     #[inline(always)]
     fn vertices(&self) -> &[[T; 3]] {
-        self.bvh.vertices()
+        match &self.tree {
+            Tree::Owned(t) => t.vertices(),
+            Tree::Mapped(t) => t.vertices(),
+        }
     }
 }

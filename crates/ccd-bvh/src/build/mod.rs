@@ -89,10 +89,12 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
     vertices: &[[T; 3]],
     triangles: &[[u32; 3]],
     options: &BuildOptions,
+    progress: &Progress<'_>,
 ) -> (Vec<Node<T, B>>, Vec<Face>) {
     let mut tris = triangles.to_vec();
     let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
-    let root = subtree::<T, B>(vertices, &mut tris, &mut ids, 0, 0, options);
+    let ctx = Context { vertices, options, progress };
+    let root = subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0);
     let faces = tris
         .into_iter()
         .zip(ids)
@@ -101,17 +103,47 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
     (flatten(root), faces)
 }
 
+/// Reports how many triangles have reached their leaf so far; called from
+/// the build's worker threads.
+pub(crate) struct Progress<'a> {
+    done: std::sync::atomic::AtomicUsize,
+    report: &'a (dyn Fn(usize) + Sync),
+}
+
+impl<'a> Progress<'a> {
+    pub(crate) fn new(report: &'a (dyn Fn(usize) + Sync)) -> Self {
+        Self { done: std::sync::atomic::AtomicUsize::new(0), report }
+    }
+
+    fn leaf(&self, count: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let before = self.done.fetch_add(count, Relaxed);
+        // Report about every 4096 triangles, not per leaf.
+        if (before + count) >> 12 != before >> 12 {
+            (self.report)(before + count);
+        }
+    }
+}
+
+/// What every recursion level shares.
+struct Context<'a, T> {
+    vertices: &'a [[T; 3]],
+    options: &'a BuildOptions,
+    progress: &'a Progress<'a>,
+}
+
 fn subtree<T: Real, B: BoundingVolume<T>>(
-    vertices: &[[T; 3]],
+    ctx: &Context<'_, T>,
     tris: &mut [[u32; 3]],
     ids: &mut [u32],
     start: usize,
     depth: u32,
-    options: &BuildOptions,
 ) -> Subtree<B> {
+    let (vertices, options) = (ctx.vertices, ctx.options);
     let bv = B::fit(vertices, tris, options.fit);
     let count = tris.len();
     if count <= options.leaf_size as usize {
+        ctx.progress.leaf(count);
         return Subtree::Leaf { bv, start, count };
     }
     let mid = if depth < MEAN_SPLIT_DEPTH {
@@ -121,9 +153,9 @@ fn subtree<T: Real, B: BoundingVolume<T>>(
     };
     let (tris_l, tris_r) = tris.split_at_mut(mid);
     let (ids_l, ids_r) = ids.split_at_mut(mid);
-    let mut left = move || subtree::<T, B>(vertices, tris_l, ids_l, start, depth + 1, options);
+    let mut left = move || subtree::<T, B>(ctx, tris_l, ids_l, start, depth + 1);
     let mut right =
-        move || subtree::<T, B>(vertices, tris_r, ids_r, start + mid, depth + 1, options);
+        move || subtree::<T, B>(ctx, tris_r, ids_r, start + mid, depth + 1);
     let (l, r) = if count >= options.parallel_threshold {
         rayon::join(left, right)
     } else {

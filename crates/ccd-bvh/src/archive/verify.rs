@@ -1,0 +1,106 @@
+//! Semantic validation of a structurally valid archive: after it, a view
+//! cannot index out of bounds or loop, and every number is finite.
+
+use ccd_bv::{Aabb, BoundingVolume, BvKind, Obb, Real, Sphere};
+
+use super::cast::{cast_nodes, cast_plain};
+use super::image::{ScalarKind, Sections};
+use crate::{Face, FileError, Node};
+
+/// Verifies the blocks of `bytes` for the scalar and volume types recorded
+/// in the header.
+pub(crate) fn verify_any(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
+    match (s.info.scalar, s.info.bv) {
+        (ScalarKind::F32, BvKind::Sphere) => verify::<f32, Sphere<f32>>(bytes, s),
+        (ScalarKind::F32, BvKind::Aabb) => verify::<f32, Aabb<f32>>(bytes, s),
+        (ScalarKind::F32, BvKind::Obb) => verify::<f32, Obb<f32>>(bytes, s),
+        (ScalarKind::F64, BvKind::Sphere) => verify::<f64, Sphere<f64>>(bytes, s),
+        (ScalarKind::F64, BvKind::Aabb) => verify::<f64, Aabb<f64>>(bytes, s),
+        (ScalarKind::F64, BvKind::Obb) => verify::<f64, Obb<f64>>(bytes, s),
+    }
+}
+
+fn corrupt(what: impl Into<String>) -> FileError {
+    FileError::Corrupt(what.into())
+}
+
+/// The typed blocks of a parsed file; `None` if a block cannot be cast.
+pub(crate) fn blocks<'a, T: Real, B: BoundingVolume<T>>(
+    bytes: &'a [u8],
+    s: &Sections,
+) -> Result<(&'a [Node<T, B>], &'a [Face], &'a [[T; 3]]), FileError> {
+    let nodes = cast_nodes::<T, B>(&bytes[s.nodes.clone()]).ok_or_else(|| corrupt("node block misaligned"))?;
+    let faces = cast_plain::<Face>(&bytes[s.faces.clone()]).ok_or_else(|| corrupt("face block misaligned"))?;
+    let vertices = cast_plain::<[T; 3]>(&bytes[s.vertices.clone()]).ok_or_else(|| corrupt("vertex block misaligned"))?;
+    Ok((nodes, faces, vertices))
+}
+
+fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
+    let (nodes, faces, vertices) = blocks::<T, B>(bytes, s)?;
+    if nodes.is_empty() || faces.is_empty() || vertices.is_empty() {
+        return Err(corrupt("empty node, face or vertex block"));
+    }
+    verify_tree(nodes, faces.len(), s.info.options.leaf_size as usize)?;
+    verify_faces(faces, vertices.len())?;
+    let finite = |xs: &[T]| xs.iter().all(|x| x.finite());
+    if !vertices.iter().all(|v| finite(v)) {
+        return Err(corrupt("non-finite vertex coordinate"));
+    }
+    if !nodes.iter().all(|n| finite(bytemuck::cast_slice(std::slice::from_ref(&n.bv)))) {
+        return Err(corrupt("non-finite bounding-volume parameter"));
+    }
+    Ok(())
+}
+
+/// Children after their parent and in bounds, one parent per non-root node,
+/// leaves covering every face exactly once.
+fn verify_tree<T: Real, B>(nodes: &[Node<T, B>], face_count: usize, leaf_size: usize) -> Result<(), FileError> {
+    let n = nodes.len();
+    let mut has_parent = vec![false; n];
+    let mut covered = vec![false; face_count];
+    for (i, node) in nodes.iter().enumerate() {
+        if node.is_leaf() {
+            let r = node.leaf_faces();
+            if r.end > face_count || r.len() > leaf_size {
+                return Err(corrupt(format!("leaf {i} has faces {r:?} (faces: {face_count}, leaf size {leaf_size})")));
+            }
+            for f in r {
+                if std::mem::replace(&mut covered[f], true) {
+                    return Err(corrupt(format!("face slot {f} is in two leaves")));
+                }
+            }
+        } else {
+            let c = node.first_child();
+            if c <= i || c >= n - 1 {
+                return Err(corrupt(format!("node {i} has children {c}, {} (nodes: {n})", c.wrapping_add(1))));
+            }
+            for child in [c, c + 1] {
+                if std::mem::replace(&mut has_parent[child], true) {
+                    return Err(corrupt(format!("node {child} has two parents")));
+                }
+            }
+        }
+    }
+    if has_parent[1..].iter().any(|p| !p) {
+        return Err(corrupt("a node is not reachable from the root"));
+    }
+    if covered.iter().any(|c| !c) {
+        return Err(corrupt("a face is in no leaf"));
+    }
+    Ok(())
+}
+
+/// Vertex indices in bounds and ids a permutation of `0..faces`.
+fn verify_faces(faces: &[Face], vertex_count: usize) -> Result<(), FileError> {
+    let mut seen = vec![false; faces.len()];
+    for (i, f) in faces.iter().enumerate() {
+        if f.vertices.iter().any(|&v| v as usize >= vertex_count) {
+            return Err(corrupt(format!("face {i} refers to a vertex out of range")));
+        }
+        match seen.get_mut(f.id as usize) {
+            Some(s) if !*s => *s = true,
+            _ => return Err(corrupt(format!("face {i} has an invalid or repeated id {}", f.id))),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! Zero-copy views of saved hierarchies.
+
+use std::marker::PhantomData;
+use std::path::Path;
+
+use ccd_bv::{BoundingVolume, Real};
+
+use crate::archive::{FileInfo, ScalarKind, Sections, blocks, parse};
+use crate::{Face, FileError, Hierarchy, Node};
+
+/// A hierarchy read in place from the bytes of a `.bvh` file: the node, face
+/// and vertex arrays are borrowed from the bytes, not copied.
+///
+/// Queries run on it through [`Hierarchy`] exactly as on an owned
+/// [`Bvh`](crate::Bvh), with identical results and counters.
+#[derive(Clone, Copy, Debug)]
+pub struct BvhView<'a, T: Real, B: BoundingVolume<T>> {
+    nodes: &'a [Node<T, B>],
+    faces: &'a [Face],
+    vertices: &'a [[T; 3]],
+    info: FileInfo,
+}
+
+impl<'a, T: Real, B: BoundingVolume<T>> BvhView<'a, T, B> {
+    /// Validates `bytes` (a whole file, e.g. from [`Bvh::to_bytes`](crate::Bvh::to_bytes))
+    /// and views it. `bytes` must start at a 16-byte-aligned address.
+    ///
+    /// # Errors
+    /// Everything [`BvhFile::open`] reports, plus [`FileError::Misaligned`].
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, FileError> {
+        // SAFETY: `checked = true`: the archive is validated, so any bytes are allowed.
+        let sections = unsafe { parse(bytes, true) }?;
+        Self::from_sections(bytes, &sections)
+    }
+
+    /// The view of already parsed sections; checks the requested types.
+    fn from_sections(bytes: &'a [u8], s: &Sections) -> Result<Self, FileError> {
+        let expected = (ScalarKind::of::<T>(), B::KIND);
+        if (s.info.scalar, s.info.bv) != expected {
+            return Err(FileError::WrongKind {
+                expected: format!("{} {}", expected.0.name(), expected.1.name()),
+                found: format!("{} {}", s.info.scalar.name(), s.info.bv.name()),
+            });
+        }
+        let (nodes, faces, vertices) = blocks::<T, B>(bytes, s)?;
+        Ok(Self { nodes, faces, vertices, info: s.info })
+    }
+
+    /// The file's header.
+    pub fn info(&self) -> &FileInfo {
+        &self.info
+    }
+}
+
+impl<T: Real, B: BoundingVolume<T>> Hierarchy for BvhView<'_, T, B> {
+    type Scalar = T;
+    type Bv = B;
+
+    #[inline(always)]
+    fn nodes(&self) -> &[Node<T, B>] {
+        self.nodes
+    }
+
+    #[inline(always)]
+    fn faces(&self) -> &[Face] {
+        self.faces
+    }
+
+    #[inline(always)]
+    fn vertices(&self) -> &[[T; 3]] {
+        self.vertices
+    }
+}
+
+/// A memory-mapped `.bvh` file whose header and structure have been checked.
+///
+/// The file must not be modified or truncated while it is mapped (by this
+/// or another process); that is the usual contract of memory-mapped files.
+#[derive(Debug)]
+pub struct BvhFile {
+    map: memmap2::Mmap,
+    sections: Sections,
+}
+
+impl BvhFile {
+    /// Maps `path` and validates it: magic, version, byte order, the rkyv
+    /// structure (bytecheck) and the tree (see the [format docs](crate::archive)).
+    /// Costs one pass over the file; nothing is copied.
+    ///
+    /// # Errors
+    /// [`FileError::Io`] if the file cannot be read; [`FileError::NotABvhFile`]
+    /// for anything that is not a `.bvh` file (an OBJ, an empty file);
+    /// [`FileError::VersionMismatch`] for another format version;
+    /// [`FileError::Invalid`] / [`FileError::Corrupt`] for a truncated or
+    /// damaged file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, FileError> {
+        let map = map_file(path.as_ref())?;
+        // SAFETY: `checked = true`: the archive is validated, so any bytes are allowed.
+        let sections = unsafe { parse(&map, true) }?;
+        Ok(Self { map, sections })
+    }
+
+    /// Maps `path` **without validating** the archive or the tree: only the
+    /// preamble (magic, version, byte order) and the block lengths are read.
+    /// The unchecked counterpart of [`open`](Self::open), for files this
+    /// program wrote itself.
+    ///
+    /// # Safety
+    /// The file must be a `.bvh` file written by [`Bvh::save`](crate::Bvh::save)
+    /// of this format version and not altered since. A corrupted file is
+    /// undefined behaviour (rkyv's relative pointers are followed unchecked).
+    ///
+    /// # Errors
+    /// As [`open`](Self::open) for the checks it still makes.
+    pub unsafe fn open_unchecked(path: impl AsRef<Path>) -> Result<Self, FileError> {
+        let map = map_file(path.as_ref())?;
+        // SAFETY: forwarded from this function's contract: the file is an
+        // unaltered archive written by `Bvh::save`.
+        let sections = unsafe { parse(&map, false) }?;
+        Ok(Self { map, sections })
+    }
+
+    /// The file's header.
+    pub fn info(&self) -> &FileInfo {
+        &self.sections.info
+    }
+
+    /// A typed view of the mapped hierarchy.
+    ///
+    /// # Errors
+    /// [`FileError::WrongKind`] if the file holds another scalar or volume type.
+    pub fn view<T: Real, B: BoundingVolume<T>>(&self) -> Result<BvhView<'_, T, B>, FileError> {
+        BvhView::from_sections(&self.map, &self.sections)
+    }
+
+    /// Checks that the file holds `T` and `B` and turns it into an owning,
+    /// typed hierarchy.
+    ///
+    /// # Errors
+    /// [`FileError::WrongKind`] if the file holds another scalar or volume type.
+    pub fn into_typed<T: Real, B: BoundingVolume<T>>(self) -> Result<MappedBvh<T, B>, FileError> {
+        self.view::<T, B>()?;
+        Ok(MappedBvh { file: self, _types: PhantomData })
+    }
+}
+
+fn map_file(path: &Path) -> Result<memmap2::Mmap, FileError> {
+    let io = |source| FileError::Io { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    if file.metadata().map_err(io)?.len() == 0 {
+        return Err(FileError::NotABvhFile);
+    }
+    // SAFETY: the map is read-only and private to this process; the
+    // remaining hazard — another process changing the file while it is
+    // mapped — is excluded by the documented contract of `BvhFile`.
+    unsafe { memmap2::Mmap::map(&file) }.map_err(io)
+}
+
+/// A memory-mapped hierarchy of known types that owns its mapping: what
+/// [`BvhFile::into_typed`] returns, and what a long-lived model holds.
+#[derive(Debug)]
+pub struct MappedBvh<T: Real, B: BoundingVolume<T>> {
+    file: BvhFile,
+    _types: PhantomData<fn() -> (T, B)>,
+}
+
+impl<T: Real, B: BoundingVolume<T>> MappedBvh<T, B> {
+    /// The file's header.
+    pub fn info(&self) -> &FileInfo {
+        self.file.info()
+    }
+
+    /// The mapped file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.file.map
+    }
+
+    /// The typed view of the mapping.
+    pub fn view(&self) -> BvhView<'_, T, B> {
+        // The types and casts were checked in `into_typed` on these very
+        // bytes, and the mapping does not move, so this cannot fail; an
+        // empty view (on which every query finds nothing) is the fallback.
+        self.file.view().unwrap_or(BvhView { nodes: &[], faces: &[], vertices: &[], info: *self.file.info() })
+    }
+}
+
+impl<T: Real, B: BoundingVolume<T>> Hierarchy for MappedBvh<T, B> {
+    type Scalar = T;
+    type Bv = B;
+
+    fn nodes(&self) -> &[Node<T, B>] {
+        self.view().nodes
+    }
+
+    fn faces(&self) -> &[Face] {
+        self.view().faces
+    }
+
+    fn vertices(&self) -> &[[T; 3]] {
+        self.view().vertices
+    }
+}

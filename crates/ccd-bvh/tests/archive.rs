@@ -1,0 +1,150 @@
+//! `.bvh` files: round trips, memory mapping, and robustness against
+//! truncated, damaged and foreign input.
+
+use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Sphere};
+use ccd_bvh::archive::{FORMAT_VERSION, MAGIC};
+use ccd_bvh::{BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, ScalarKind};
+use ccd_testkit::{Mesh, SplitMix64, icosphere, random_soup};
+
+/// Bytes copied to a 16-byte-aligned buffer, as a mapped file would be.
+struct Aligned(Vec<u128>, usize);
+
+impl Aligned {
+    fn new(bytes: &[u8]) -> Self {
+        let mut words = vec![0u128; bytes.len().div_ceil(16)];
+        bytemuck::cast_slice_mut::<u128, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        Aligned(words, bytes.len())
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &bytemuck::cast_slice(&self.0)[..self.1]
+    }
+}
+
+fn tree<T: Real, B: BoundingVolume<T>>(mesh: &Mesh, options: &BuildOptions) -> Bvh<T, B> {
+    Bvh::build(mesh.vertices.iter().map(|p| p.map(T::lit)).collect(), &mesh.triangles, options).unwrap()
+}
+
+fn assert_same<T: Real, B: BoundingVolume<T> + PartialEq>(a: &impl Hierarchy<Scalar = T, Bv = B>, b: &impl Hierarchy<Scalar = T, Bv = B>) {
+    assert_eq!(a.nodes(), b.nodes());
+    assert_eq!(a.faces(), b.faces());
+    assert_eq!(a.vertices(), b.vertices());
+}
+
+fn round_trip<T: Real, B: BoundingVolume<T> + PartialEq>(mesh: &Mesh, options: &BuildOptions) {
+    let owned = tree::<T, B>(mesh, options);
+    let bytes = Aligned::new(&owned.to_bytes().unwrap());
+    let view = BvhView::<T, B>::from_bytes(bytes.bytes()).unwrap();
+    assert_same(&owned, &view);
+    let info = view.info();
+    assert_eq!((info.scalar, info.bv, info.version), (ScalarKind::of::<T>(), B::KIND, FORMAT_VERSION));
+    assert_eq!((info.nodes, info.faces, info.vertices), (owned.nodes().len(), owned.faces().len(), owned.vertices().len()));
+    assert_eq!((info.options.leaf_size, info.options.fit, info.depth), (options.leaf_size, options.fit, owned.stats().depth));
+}
+
+#[test]
+fn every_type_round_trips_through_bytes() {
+    let mesh = icosphere(2, 1.5);
+    for leaf_size in [1, 5] {
+        for fit in [FitMethod::HullSurface, FitMethod::TriangleSurface] {
+            let o = BuildOptions { leaf_size, fit, ..BuildOptions::default() };
+            round_trip::<f32, Obb<f32>>(&mesh, &o);
+            round_trip::<f64, Obb<f64>>(&mesh, &o);
+            round_trip::<f32, Aabb<f32>>(&mesh, &o);
+            round_trip::<f64, Aabb<f64>>(&mesh, &o);
+            round_trip::<f32, Sphere<f32>>(&mesh, &o);
+            round_trip::<f64, Sphere<f64>>(&mesh, &o);
+        }
+    }
+}
+
+#[test]
+fn saved_files_map_checked_and_unchecked() {
+    let dir = std::env::temp_dir().join(format!("ccd-bvh-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sphere.bvh");
+    let owned = tree::<f32, Obb<f32>>(&icosphere(3, 1.0), &BuildOptions::default());
+    owned.save(&path).unwrap();
+    let file = BvhFile::open(&path).unwrap();
+    assert_same(&owned, &file.view::<f32, Obb<f32>>().unwrap());
+    assert!(matches!(file.view::<f64, Obb<f64>>(), Err(FileError::WrongKind { .. })));
+    assert!(matches!(file.view::<f32, Aabb<f32>>(), Err(FileError::WrongKind { .. })));
+    // SAFETY: the file was written by `save` just above and is not altered.
+    let unchecked = unsafe { BvhFile::open_unchecked(&path) }.unwrap();
+    assert_same(&owned, &unchecked.view::<f32, Obb<f32>>().unwrap());
+    let mapped = BvhFile::open(&path).unwrap().into_typed::<f32, Obb<f32>>().unwrap();
+    assert_same(&owned, &mapped);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn foreign_empty_and_newer_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("ccd-bvh-foreign-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = dir.join("mesh.obj");
+    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    assert!(matches!(BvhFile::open(&obj), Err(FileError::NotABvhFile)));
+    let empty = dir.join("empty.bvh");
+    std::fs::write(&empty, b"").unwrap();
+    assert!(matches!(BvhFile::open(&empty), Err(FileError::NotABvhFile)));
+    assert!(matches!(BvhFile::open(dir.join("missing.bvh")), Err(FileError::Io { .. })));
+    let mut newer = tree::<f64, Obb<f64>>(&icosphere(1, 1.0), &BuildOptions::default()).to_bytes().unwrap();
+    newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    let path = dir.join("newer.bvh");
+    std::fs::write(&path, &newer).unwrap();
+    match BvhFile::open(&path) {
+        Err(e @ FileError::VersionMismatch { found, supported }) => {
+            assert_eq!((found, supported), (FORMAT_VERSION + 1, FORMAT_VERSION));
+            assert!(e.to_string().contains("version"), "{e}");
+        }
+        other => panic!("expected a version error, got {other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn small_archive() -> Vec<u8> {
+    let mesh = random_soup(&mut SplitMix64::new(5), 6, 1.0, 0.5);
+    tree::<f32, Obb<f32>>(&mesh, &BuildOptions::default()).to_bytes().unwrap()
+}
+
+#[test]
+fn every_truncation_is_a_typed_error() {
+    let bytes = small_archive();
+    assert!(bytes.starts_with(&MAGIC));
+    for len in 0..bytes.len() {
+        let cut = Aligned::new(&bytes[..len]);
+        let r = BvhView::<f32, Obb<f32>>::from_bytes(cut.bytes());
+        assert!(r.is_err(), "a file truncated to {len} of {} bytes was accepted", bytes.len());
+    }
+}
+
+#[test]
+fn random_bit_flips_never_crash() {
+    let bytes = small_archive();
+    let mut rng = SplitMix64::new(99);
+    let (mut refused, mut accepted) = (0, 0);
+    for _ in 0..10_000 {
+        let mut damaged = bytes.clone();
+        for _ in 0..=rng.below(3) {
+            let bit = rng.below(8 * bytes.len() as u64);
+            damaged[(bit / 8) as usize] ^= 1 << (bit % 8);
+        }
+        let buf = Aligned::new(&damaged);
+        match BvhView::<f32, Obb<f32>>::from_bytes(buf.bytes()) {
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                refused += 1;
+            }
+            Ok(view) => {
+                // Still valid: every query must run to completion.
+                let stats = view.stats();
+                assert_eq!(stats.nodes, view.nodes().len());
+                let pose = ccd_bv::Pose::identity();
+                let hits = view.nodes().iter().filter(|n| n.bv.overlaps(&view.nodes()[0].bv, &pose)).count();
+                assert!(hits <= view.nodes().len());
+                accepted += 1;
+            }
+        }
+    }
+    assert!(refused > 1000, "only {refused} of 10000 damaged files were refused ({accepted} accepted)");
+}
