@@ -63,14 +63,77 @@ impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
         triangles: &[[u32; 3]],
         options: &BuildOptions,
     ) -> Result<Self, Error> {
-        Ok(Self {
-            bvh: Bvh::build(vertices, triangles, options)?,
-        })
+        Ok(Self::from_bvh(Bvh::build(vertices, triangles, options)?))
     }
 
-    /// The model's hierarchy.
-    pub fn bvh(&self) -> &Bvh<T, B> {
-        &self.bvh
+    /// A model around an already built hierarchy.
+    pub fn from_bvh(bvh: Bvh<T, B>) -> Self {
+        Self { tree: Tree::Owned(bvh) }
+    }
+
+    /// Saves the model's hierarchy as a `.bvh` file (precompute once; later
+    /// [`Model::open`] maps it in place).
+    ///
+    /// # Errors
+    /// [`Error::File`] if the file cannot be written. A model that was itself
+    /// opened from a file is saved by copying that file's bytes.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        match &self.tree {
+            Tree::Owned(bvh) => bvh.save(path)?,
+            Tree::Mapped(m) => {
+                let path = path.as_ref();
+                std::fs::write(path, m.bytes())
+                    .map_err(|source| ccd_bvh::FileError::Io { path: path.to_path_buf(), source })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Memory-maps a `.bvh` file and validates it (see
+    /// [`ccd_bvh::BvhFile::open`]); queries then read the mapping in place,
+    /// with no deserialisation and no rebuild.
+    ///
+    /// # Errors
+    /// [`Error::File`] for an unreadable, foreign, truncated, damaged or
+    /// newer-version file, or one holding another scalar or volume type.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
+        Ok(Self { tree: Tree::Mapped(BvhFile::open(path)?.into_typed()?) })
+    }
+
+    /// [`Model::open`] without validating the archive.
+    ///
+    /// # Safety
+    /// As [`ccd_bvh::BvhFile::open_unchecked`]: the file must have been
+    /// written by [`Model::save`] of this version and not altered since.
+    ///
+    /// # Errors
+    /// As [`Model::open`] for the checks still made (magic, version, types).
+    pub unsafe fn open_unchecked(path: impl AsRef<Path>) -> Result<Self, Error> {
+        // SAFETY: forwarded from this function's contract.
+        let file = unsafe { BvhFile::open_unchecked(path) }?;
+        Ok(Self { tree: Tree::Mapped(file.into_typed()?) })
+    }
+
+    /// The header of the file the model was opened from, or `None` for a
+    /// model built in memory.
+    pub fn file_info(&self) -> Option<&FileInfo> {
+        match &self.tree {
+            Tree::Owned(_) => None,
+            Tree::Mapped(m) => Some(m.info()),
+        }
+    }
+
+    /// The options the hierarchy was built with.
+    pub fn build_options(&self) -> BuildOptions {
+        match &self.tree {
+            Tree::Owned(bvh) => *bvh.options(),
+            Tree::Mapped(m) => m.info().options,
+        }
+    }
+
+    /// Whether the model reads a memory-mapped file.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.tree, Tree::Mapped(_))
     }
 }
 
