@@ -31,6 +31,41 @@ pub enum Command {
     /// √2 apart, contacts, BV tests and contact cost against the triangle
     /// count per BV type.
     BenchTransverse(TransverseFlags),
+    /// Precompute once, memory-map forever: build, save, validated and
+    /// unchecked open, and the first query after opening, for OBB trees of a
+    /// large icosphere in f32 and f64.
+    BenchArchive(ArchiveFlags),
+}
+
+/// Flags of `bench-archive`.
+#[derive(Debug, Args)]
+#[command(after_help = "Defaults: icosphere level 7 (327,680 triangles), hull-surface OBB fit, 5 repeats \
+per measurement (medians), files in <out>/archive-*.bvh.\n\nExample:\n  cargo xtask bench-archive --json bench-out/archive.json")]
+pub struct ArchiveFlags {
+    /// Icosphere subdivision level L (20·4^L triangles).
+    #[arg(long, default_value_t = 7)]
+    pub level: u32,
+    /// OBB orientation fit: convex-hull surface (default) or triangles.
+    #[arg(long, value_enum, default_value_t = FitFlag::Hull)]
+    pub fit: FitFlag,
+    /// Repeats of every timed step (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub repeats: usize,
+    /// Directory for the .bvh files [default: bench-out/ at the workspace root].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also write a JSON summary to this path.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+/// OBB orientation fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FitFlag {
+    /// Covariance of the convex-hull surface (thesis §3.3.4).
+    Hull,
+    /// Covariance of the triangles (thesis §3.3.3, RAPID).
+    Triangles,
 }
 
 /// A bounding-volume type of the tree.

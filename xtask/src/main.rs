@@ -4,7 +4,9 @@
 //! - `cargo xtask bench-proximity`: parallel close proximity (Fig. 5.11,
 //!   Fig. 5.17 with `--levels`);
 //! - `cargo xtask bench-transverse`: transverse contact against tessellation
-//!   density (Figs. 5.21–5.23).
+//!   density (Figs. 5.21–5.23);
+//! - `cargo xtask bench-archive`: build, save, validated and unchecked
+//!   memory-mapped open, and first-query latency of `.bvh` files.
 //!
 //! Every suite prints a stamped header (host, revision, seed), CSV rows on
 //! stdout and in `--out`, a comparison block against the thesis numbers, SVG
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::BenchProximity(flags) => bench::proximity::run(&flags),
         Command::BenchTransverse(flags) => bench::transverse::run(&flags),
+        Command::BenchArchive(flags) => bench::archive::run(&flags),
     };
     match outcome {
         Ok(bench::Verdict::Pass) => ExitCode::SUCCESS,

@@ -7,6 +7,7 @@
 //! binary trees with one triangle per leaf, default top-down build,
 //! descend-largest-diameter, model-space updates, all-contacts collision.
 
+pub mod archive;
 mod levels;
 pub mod proximity;
 pub mod transverse;

@@ -2,6 +2,7 @@
 //! cannot index out of bounds or loop, and every number is finite.
 
 use ccd_bv::{Aabb, BoundingVolume, BvKind, Obb, Real, Sphere};
+use rayon::prelude::*;
 
 use super::cast::{cast_nodes, cast_plain};
 use super::image::{ScalarKind, Sections};
@@ -40,16 +41,31 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
     if nodes.is_empty() || faces.is_empty() || vertices.is_empty() {
         return Err(corrupt("empty node, face or vertex block"));
     }
-    verify_tree(nodes, faces.len(), s.info.options.leaf_size as usize)?;
-    verify_faces(faces, vertices.len())?;
-    let finite = |xs: &[T]| xs.iter().all(|x| x.finite());
-    if !vertices.iter().all(|v| finite(v)) {
+    // The four checks read disjoint data; run them side by side.
+    let leaf_size = s.info.options.leaf_size as usize;
+    let ((tree, face_refs), (finite_vertices, finite_volumes)) = rayon::join(
+        || rayon::join(|| verify_tree(nodes, faces.len(), leaf_size), || verify_faces(faces, vertices.len())),
+        || {
+            rayon::join(
+                || all_finite::<T>(bytemuck::cast_slice(vertices)),
+                || nodes.par_chunks(4096).all(|c| c.iter().all(|n| all_finite::<T>(bytemuck::cast_slice(std::slice::from_ref(&n.bv))))),
+            )
+        },
+    );
+    tree?;
+    face_refs?;
+    if !finite_vertices {
         return Err(corrupt("non-finite vertex coordinate"));
     }
-    if !nodes.iter().all(|n| finite(bytemuck::cast_slice(std::slice::from_ref(&n.bv)))) {
+    if !finite_volumes {
         return Err(corrupt("non-finite bounding-volume parameter"));
     }
     Ok(())
+}
+
+/// Whether every value is finite; branch-free so it vectorises.
+fn all_finite<T: Real>(xs: &[T]) -> bool {
+    xs.iter().fold(true, |ok, x| ok & x.finite())
 }
 
 /// Children after their parent and in bounds, one parent per non-root node,
