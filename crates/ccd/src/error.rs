@@ -10,6 +10,9 @@ pub enum Error {
     /// A `.bvh` file could not be written, opened or viewed.
     #[error(transparent)]
     File(#[from] ccd_bvh::FileError),
+    /// A mesh file could not be read, or its mesh could not be built.
+    #[error(transparent)]
+    Mesh(#[from] crate::io::MeshError),
     /// A pose given to a query has a NaN or infinite component.
     #[error("the pose of model {which} is not finite")]
     NonFinitePose {

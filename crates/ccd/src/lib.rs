@@ -12,14 +12,16 @@
 //! Every result carries [`QueryStats`] with exact operation counts.
 
 mod error;
+pub mod io;
 mod model;
 
 pub use ccd_bv::{Aabb, BoundingVolume, BvKind, FitMethod, Obb, Pose, Real, Sphere, nalgebra};
-pub use ccd_bvh::{BuildError, BuildOptions, Bvh, Hierarchy, TreeStats};
+pub use ccd_bvh::{BuildError, BuildOptions, Bvh, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats};
 pub use ccd_query::{
     CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, QueryStats,
 };
 pub use error::Error;
+pub use io::{MeshData, MeshError};
 pub use model::Model;
 
 use nalgebra::Isometry3;
