@@ -15,7 +15,6 @@ mod bounding_volume;
 pub mod fit;
 mod obb;
 mod pose;
-mod real;
 pub mod sat;
 mod sphere;
 
@@ -23,7 +22,7 @@ pub use aabb::Aabb;
 pub use bounding_volume::{BoundingVolume, BvKind, FitMethod};
 pub use obb::Obb;
 pub use pose::Pose;
-pub use real::Real;
+pub use ccd_interval::Real;
 pub use sphere::Sphere;
 
 /// Re-export of the linear-algebra crate used in every public signature.

@@ -1,0 +1,1 @@
+//! Rigid in-between motions (under construction).
