@@ -1,0 +1,324 @@
+//! Command-line syntax: the subcommands, their flags and the pose parser.
+
+use std::path::PathBuf;
+
+use ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use ccd::{BuildOptions, BvKind, FitMethod, Real};
+use ccd_bvh::{MAX_LEAF_SIZE, ScalarKind};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Build, inspect and query collision models of rigid triangle meshes.
+///
+/// Meshes are OBJ, STL (ASCII or binary) or PLY files, recognised by their
+/// extension; `.bvh` files are hierarchies saved by `ccd build`, recognised
+/// by their first bytes and memory-mapped (validated, never copied).
+#[derive(Debug, Parser)]
+#[command(name = "ccd", version)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build a bounding-volume hierarchy over a mesh and save it as a .bvh file.
+    Build(BuildArgs),
+    /// Describe a .bvh file (or a mesh, after building its tree in memory).
+    Info(InfoArgs),
+    /// Find the intersecting triangle pairs of two placed models.
+    #[command(after_long_help = POSE_HELP)]
+    Collide(CollideArgs),
+}
+
+/// `ccd build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The mesh (.obj, .stl or .ply).
+    pub mesh: PathBuf,
+    /// Where to write the hierarchy (conventionally FILE.bvh).
+    #[arg(short, long, value_name = "FILE.bvh")]
+    pub output: PathBuf,
+    /// How to build the tree.
+    #[command(flatten)]
+    pub tree: TreeArgs,
+}
+
+/// `ccd info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// A .bvh file, or a mesh (its tree is then built in memory with the
+    /// options below, which a .bvh file ignores).
+    pub input: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How to build the tree of a mesh.
+    #[command(flatten)]
+    pub tree: TreeArgs,
+}
+
+/// `ccd collide`.
+#[derive(Debug, Args)]
+pub struct CollideArgs {
+    /// Model A: a mesh (built in memory) or a .bvh file.
+    pub a: PathBuf,
+    /// Model B: a mesh (built in memory) or a .bvh file.
+    pub b: PathBuf,
+    /// Pose of A in the world (see POSE below); default: identity.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_a: Option<PoseArg>,
+    /// Pose of B in the world (see POSE below); default: identity.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_b: Option<PoseArg>,
+    /// Stop at the first contact found (reports at most one pair).
+    #[arg(long)]
+    pub first: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How to build the trees of mesh inputs. A .bvh input fixes the scalar
+    /// and volume type: meshes are then built to match it, and asking for
+    /// another type is an error.
+    #[command(flatten)]
+    pub tree: TreeArgs,
+}
+
+/// Tree options shared by every command that may build a tree.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// Bounding-volume type of trees built from meshes [default: obb; for
+    /// `collide`, the type of a .bvh input].
+    #[arg(long, value_enum)]
+    pub bv: Option<BvArg>,
+    /// Use f32 volumes and vertices instead of f64.
+    #[arg(long)]
+    pub f32: bool,
+    /// Most triangles per leaf (1 to 16).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LEAF_SIZE)))]
+    pub leaf_size: u32,
+    /// How OBB orientations are fitted (spheres and AABBs ignore it).
+    #[arg(long, value_enum, default_value_t = FitArg::Hull)]
+    pub fit: FitArg,
+}
+
+impl TreeArgs {
+    /// The requested scalar and volume type (OBB unless `--bv` says otherwise).
+    pub fn kind(&self) -> TreeKind {
+        TreeKind {
+            scalar: if self.f32 {
+                ScalarKind::F32
+            } else {
+                ScalarKind::F64
+            },
+            bv: self.bv.map_or(BvKind::Obb, BvArg::kind),
+        }
+    }
+
+    /// The build options.
+    pub fn options(&self) -> BuildOptions {
+        BuildOptions {
+            leaf_size: self.leaf_size,
+            fit: self.fit.method(),
+            ..BuildOptions::default()
+        }
+    }
+}
+
+/// `--bv`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BvArg {
+    /// Oriented bounding boxes.
+    Obb,
+    /// Axis-aligned bounding boxes (in the model frame).
+    Aabb,
+    /// Bounding spheres.
+    Sphere,
+}
+
+impl BvArg {
+    /// The library's volume kind.
+    pub fn kind(self) -> BvKind {
+        match self {
+            BvArg::Obb => BvKind::Obb,
+            BvArg::Aabb => BvKind::Aabb,
+            BvArg::Sphere => BvKind::Sphere,
+        }
+    }
+}
+
+/// `--fit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FitArg {
+    /// Covariance of the convex hull's surface (the default, robust to tessellation).
+    Hull,
+    /// Covariance of the triangles themselves (cheaper).
+    Triangles,
+}
+
+impl FitArg {
+    /// The library's fitting method.
+    pub fn method(self) -> FitMethod {
+        match self {
+            FitArg::Hull => FitMethod::HullSurface,
+            FitArg::Triangles => FitMethod::TriangleSurface,
+        }
+    }
+}
+
+/// The name `--fit` uses for a fitting method.
+pub fn fit_name(fit: FitMethod) -> &'static str {
+    match fit {
+        FitMethod::HullSurface => "hull",
+        FitMethod::TriangleSurface => "triangles",
+    }
+}
+
+/// A scalar type and a volume type: what selects the monomorphised tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeKind {
+    /// `f32` or `f64`.
+    pub scalar: ScalarKind,
+    /// Sphere, AABB or OBB.
+    pub bv: BvKind,
+}
+
+impl std::fmt::Display for TreeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.scalar.name(), self.bv.name())
+    }
+}
+
+/// The POSE syntax, shown by `ccd collide --help`.
+const POSE_HELP: &str = "\
+POSE (model frame -> world frame), comma-separated numbers, no spaces needed:
+  tx,ty,tz                 translation only
+  tx,ty,tz,rx,ry,rz        translation, then a rotation vector in radians
+                           (unit axis times angle; 0,0,1.5708 turns 90 degrees about z)
+  tx,ty,tz,qw,qx,qy,qz     translation, then a unit quaternion, scalar first
+                           (its norm must be within 1e-3 of 1; it is then normalised)
+The rotation is applied first: x_world = R x_model + t. Negative numbers are
+fine (--pose-b -1,0,0). NaN and infinite values are refused.";
+
+/// A parsed POSE: a translation and a unit quaternion, kept in `f64` until
+/// the scalar type of the query is known.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PoseArg {
+    translation: [f64; 3],
+    /// `(w, x, y, z)`, unit length.
+    rotation: [f64; 4],
+}
+
+impl PoseArg {
+    /// The pose as an isometry in scalar `T` (the quaternion is renormalised
+    /// after rounding).
+    pub fn isometry<T: Real>(&self) -> Isometry3<T> {
+        let [x, y, z] = self.translation.map(T::lit);
+        let [qw, qx, qy, qz] = self.rotation.map(T::lit);
+        Isometry3::from_parts(
+            Translation3::new(x, y, z),
+            UnitQuaternion::from_quaternion(Quaternion::new(qw, qx, qy, qz)),
+        )
+    }
+}
+
+/// Largest accepted deviation of a quaternion's norm from 1.
+const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
+
+/// Parses POSE (see [`POSE_HELP`]).
+pub fn parse_pose(s: &str) -> Result<PoseArg, String> {
+    let numbers = s
+        .split(',')
+        .enumerate()
+        .map(|(i, part)| match part.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            Ok(_) => Err(format!(
+                "component {} ({:?}) is not finite",
+                i + 1,
+                part.trim()
+            )),
+            Err(_) => Err(format!(
+                "component {} ({:?}) is not a number",
+                i + 1,
+                part.trim()
+            )),
+        })
+        .collect::<Result<Vec<f64>, String>>()?;
+    let rotation = match numbers[..] {
+        [_, _, _] => [1.0, 0.0, 0.0, 0.0],
+        [_, _, _, rx, ry, rz] => {
+            let q = UnitQuaternion::from_scaled_axis(Vector3::new(rx, ry, rz));
+            [q.w, q.i, q.j, q.k]
+        }
+        [_, _, _, qw, qx, qy, qz] => {
+            let norm = (qw * qw + qx * qx + qy * qy + qz * qz).sqrt();
+            if (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
+                return Err(format!(
+                    "the quaternion qw,qx,qy,qz has norm {norm}, not 1 (use 6 numbers for a rotation vector)"
+                ));
+            }
+            [qw, qx, qy, qz].map(|c| c / norm)
+        }
+        _ => {
+            return Err(format!(
+                "expected 3 (tx,ty,tz), 6 (+ rotation vector rx,ry,rz) or 7 (+ quaternion qw,qx,qy,qz) \
+                 comma-separated numbers, got {}",
+                numbers.len()
+            ));
+        }
+    };
+    let translation = [numbers[0], numbers[1], numbers[2]];
+    Ok(PoseArg {
+        translation,
+        rotation,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+        assert_eq!(MAX_LEAF_SIZE, 16, "update the --leaf-size help");
+    }
+
+    #[test]
+    fn poses_parse() {
+        let t = parse_pose("1,-2,3.5").unwrap();
+        assert_eq!(t.translation, [1.0, -2.0, 3.5]);
+        assert_eq!(t.rotation, [1.0, 0.0, 0.0, 0.0]);
+
+        let r = parse_pose("0,0,0,0,0,1.5707963267948966")
+            .unwrap()
+            .isometry::<f64>();
+        let x = r * ccd::nalgebra::Point3::new(1.0, 0.0, 0.0);
+        assert!((x - ccd::nalgebra::Point3::new(0.0, 1.0, 0.0)).norm() < 1e-12);
+
+        let q = parse_pose("0, 0, 0, 0.70710678, 0, 0, 0.70710678")
+            .unwrap()
+            .isometry::<f32>();
+        let x = q * ccd::nalgebra::Point3::new(1.0f32, 0.0, 0.0);
+        assert!((x - ccd::nalgebra::Point3::new(0.0, 1.0, 0.0)).norm() < 1e-6);
+    }
+
+    #[test]
+    fn bad_poses_are_refused() {
+        for bad in [
+            "",
+            "1,2",
+            "1,2,3,4",
+            "1,2,x",
+            "1,2,nan",
+            "1,2,inf",
+            "0,0,0,2,0,0,0",
+            "1,2,3,4,5,6,7,8",
+        ] {
+            assert!(parse_pose(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! `ccd collide A B`: the intersecting triangle pairs of two placed models.
+
+use std::io::Write;
+
+use anyhow::{Result, bail};
+use ccd::{BoundingVolume, CollideRequest, CollideResult, Model, Real};
+use serde_json::json;
+
+use super::{Input, Source, Typed, build_tree, in_file, with_types};
+use crate::args::{CollideArgs, TreeKind};
+
+/// Runs `ccd collide`.
+pub fn run(args: &CollideArgs, out: &mut dyn Write) -> Result<()> {
+    let a = Input::read(&args.a)?;
+    let b = Input::read(&args.b)?;
+    let kind = resolve_kind(args, &a, &b)?;
+    let result = with_types(kind, Job { args, a, b })?;
+    if args.json {
+        let contacts: Vec<[u32; 2]> = result.contacts.iter().map(|c| [c.a, c.b]).collect();
+        let s = &result.stats;
+        let report = json!({
+            "colliding": result.is_colliding(),
+            "contacts": contacts,
+            "stats": {
+                "bv_tests": s.bv_tests,
+                "bv_disjoint": s.bv_disjoint,
+                "bv_overlapping": s.bv_overlapping,
+                "tri_tests": s.tri_tests,
+                "contacts": s.contacts,
+            },
+            "scalar": kind.scalar.name(),
+            "bv": kind.bv.name(),
+        });
+        writeln!(out, "{report}")?;
+    } else {
+        for c in &result.contacts {
+            writeln!(out, "{} {}", c.a, c.b)?;
+        }
+        let s = &result.stats;
+        writeln!(
+            out,
+            "{} ({} contact{}, {kind})",
+            if result.is_colliding() {
+                "colliding"
+            } else {
+                "not colliding"
+            },
+            result.contacts.len(),
+            if result.contacts.len() == 1 { "" } else { "s" },
+        )?;
+        writeln!(
+            out,
+            "bv_tests {} (disjoint {}, overlapping {}), tri_tests {}, contacts {}",
+            s.bv_tests, s.bv_disjoint, s.bv_overlapping, s.tri_tests, s.contacts
+        )?;
+    }
+    Ok(())
+}
+
+/// The types of the query: those of the `.bvh` inputs if any (which must
+/// agree with each other and with any explicit `--bv`/`--f32`), else the
+/// requested ones.
+fn resolve_kind(args: &CollideArgs, a: &Input, b: &Input) -> Result<TreeKind> {
+    let files: Vec<(&Input, TreeKind)> = [a, b]
+        .into_iter()
+        .filter_map(|i| Some((i, i.file_kind()?)))
+        .collect();
+    let Some(&(first, kind)) = files.first() else {
+        return Ok(args.tree.kind());
+    };
+    if let Some(&(second, other)) = files.get(1)
+        && other != kind
+    {
+        bail!(
+            "{} is an {kind} tree but {} is an {other} tree; both models must have the same scalar \
+             and volume type (rebuild one with `ccd build --bv …`, adding `--f32` as needed)",
+            first.path.display(),
+            second.path.display(),
+        );
+    }
+    let requested = args.tree.kind();
+    let bv_conflict = args.tree.bv.is_some() && requested.bv != kind.bv;
+    let scalar_conflict = args.tree.f32 && requested.scalar != kind.scalar;
+    if bv_conflict || scalar_conflict {
+        bail!(
+            "{} is an {kind} tree, but --bv/--f32 ask for {requested} \
+             (a .bvh input decides the types; drop the flags or rebuild the file)",
+            first.path.display(),
+        );
+    }
+    Ok(kind)
+}
+
+struct Job<'a> {
+    args: &'a CollideArgs,
+    a: Input,
+    b: Input,
+}
+
+impl Typed for Job<'_> {
+    type Output = Result<CollideResult>;
+
+    fn run<T: Real, B: BoundingVolume<T>>(self) -> Result<CollideResult> {
+        let options = self.args.tree.options();
+        let model = |input: Input| -> Result<Model<T, B>> {
+            match input.source {
+                Source::Mesh(mesh) => Ok(Model::from_bvh(
+                    build_tree::<T, B>(&mesh, &options, &input.path)?.0,
+                )),
+                Source::Bvh(file) => {
+                    drop(file);
+                    Model::open(&input.path).map_err(|e| in_file(&input.path, e))
+                }
+            }
+        };
+        let (a, b) = (model(self.a)?, model(self.b)?);
+        let pose = |p: Option<crate::args::PoseArg>| {
+            p.map_or_else(ccd::nalgebra::Isometry3::identity, |p| p.isometry::<T>())
+        };
+        let request = if self.args.first {
+            CollideRequest::first()
+        } else {
+            CollideRequest::all()
+        };
+        Ok(ccd::collide(
+            &a,
+            &pose(self.args.pose_a),
+            &b,
+            &pose(self.args.pose_b),
+            &request,
+        )?)
+    }
+}

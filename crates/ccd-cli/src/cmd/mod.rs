@@ -1,0 +1,162 @@
+//! The subcommands, and what they share: reading inputs (mesh or `.bvh`),
+//! building trees with a progress bar, and the one dispatch from a runtime
+//! [`TreeKind`] to the monomorphised code.
+
+pub mod build;
+pub mod collide;
+pub mod info;
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use ccd::io::MeshData;
+use ccd::{Aabb, BoundingVolume, BuildOptions, Bvh, Obb, Real, Sphere};
+use ccd_bvh::{BvhFile, ScalarKind};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::args::TreeKind;
+
+/// Meshes with more triangles than this get a progress bar while their
+/// tree is built (on stderr, and only when stderr is a terminal).
+const PROGRESS_MIN_TRIANGLES: usize = 50_000;
+
+/// Work that is generic over the tree's scalar and volume types.
+pub trait Typed {
+    /// What the work returns.
+    type Output;
+    /// Does the work for one pair of types.
+    fn run<T: Real, B: BoundingVolume<T>>(self) -> Self::Output;
+}
+
+/// Runs `job` with the types `kind` names: the only place where a runtime
+/// kind becomes a type.
+pub fn with_types<J: Typed>(kind: TreeKind, job: J) -> J::Output {
+    use ScalarKind::{F32, F64};
+    use ccd::BvKind::{Aabb as A, Obb as O, Sphere as S};
+    match (kind.scalar, kind.bv) {
+        (F32, S) => job.run::<f32, Sphere<f32>>(),
+        (F32, A) => job.run::<f32, Aabb<f32>>(),
+        (F32, O) => job.run::<f32, Obb<f32>>(),
+        (F64, S) => job.run::<f64, Sphere<f64>>(),
+        (F64, A) => job.run::<f64, Aabb<f64>>(),
+        (F64, O) => job.run::<f64, Obb<f64>>(),
+    }
+}
+
+/// A command-line input: a mesh to build a tree over, or a saved tree.
+pub struct Input {
+    /// The file as given.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub file_bytes: u64,
+    /// What it holds.
+    pub source: Source,
+}
+
+/// What an input file holds.
+pub enum Source {
+    /// A mesh, read into memory.
+    Mesh(MeshData),
+    /// A validated, memory-mapped `.bvh` file.
+    Bvh(BvhFile),
+}
+
+impl Input {
+    /// Reads `path`: a `.bvh` file (recognised by its magic bytes or its
+    /// extension) is mapped and validated, anything else is read as a mesh.
+    ///
+    /// # Errors
+    /// An unreadable file, a damaged `.bvh` file, or a bad mesh; the
+    /// message names the file.
+    pub fn read(path: &Path) -> Result<Self> {
+        let shown = path.display();
+        let mut file = File::open(path).with_context(|| format!("cannot open {shown}"))?;
+        let file_bytes = file
+            .metadata()
+            .with_context(|| format!("cannot read {shown}"))?
+            .len();
+        let mut head = Vec::with_capacity(8);
+        file.by_ref()
+            .take(8)
+            .read_to_end(&mut head)
+            .with_context(|| format!("cannot read {shown}"))?;
+        drop(file);
+        let is_bvh_extension = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("bvh"));
+        let source = if head == ccd_bvh::archive::MAGIC || is_bvh_extension {
+            Source::Bvh(BvhFile::open(path).map_err(|e| in_file(path, e))?)
+        } else {
+            Source::Mesh(ccd::io::read_mesh(path).map_err(|e| in_file(path, e))?)
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            file_bytes,
+            source,
+        })
+    }
+
+    /// The types of a `.bvh` input (`None` for a mesh).
+    pub fn file_kind(&self) -> Option<TreeKind> {
+        match &self.source {
+            Source::Bvh(f) => Some(TreeKind {
+                scalar: f.info().scalar,
+                bv: f.info().bv,
+            }),
+            Source::Mesh(_) => None,
+        }
+    }
+}
+
+/// Names `path` in front of `error`'s message unless the message already
+/// starts with it (I/O errors of the libraries do).
+pub fn in_file(
+    path: &Path,
+    error: impl std::error::Error + Send + Sync + 'static,
+) -> anyhow::Error {
+    let shown = path.display().to_string();
+    if error.to_string().starts_with(&shown) {
+        anyhow::Error::new(error)
+    } else {
+        anyhow::Error::new(error).context(shown)
+    }
+}
+
+/// Builds the tree of `mesh` (read from `path`), with a progress bar on
+/// stderr for large meshes; returns it with the build time.
+///
+/// # Errors
+/// The build's validation errors (NaN coordinates, bad indices, an empty
+/// mesh), naming `path`.
+pub fn build_tree<T: Real, B: BoundingVolume<T>>(
+    mesh: &MeshData,
+    options: &BuildOptions,
+    path: &Path,
+) -> Result<(Bvh<T, B>, Duration)> {
+    let triangles = mesh.triangles.len();
+    let bar = (triangles > PROGRESS_MIN_TRIANGLES).then(|| {
+        let style =
+            ProgressStyle::with_template("{msg} [{wide_bar}] {pos}/{len} triangles, {eta} left")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+        ProgressBar::new(triangles as u64)
+            .with_style(style)
+            .with_message(format!("building {}", path.display()))
+    });
+    let report = |placed: usize| {
+        if let Some(bar) = &bar {
+            bar.set_position(placed as u64);
+        }
+    };
+    let vertices = mesh.vertices.iter().map(|p| p.map(T::lit)).collect();
+    let start = Instant::now();
+    let built = Bvh::build_with_progress(vertices, &mesh.triangles, options, &report);
+    let elapsed = start.elapsed();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok((built.map_err(|e| in_file(path, e))?, elapsed))
+}

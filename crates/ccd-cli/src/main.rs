@@ -1,0 +1,106 @@
+//! `ccd`: build, inspect and query collision models from the command line.
+//!
+//! ```text
+//! ccd build mesh.obj -o mesh.bvh [--bv obb|aabb|sphere] [--f32] [--leaf-size N] [--fit hull|triangles]
+//! ccd info mesh.bvh [--json]
+//! ccd collide a.bvh b.obj --pose-b 0.5,0,0,0,0,1.57 [--first] [--json]
+//! ```
+//!
+//! Every failure exits with status 1 (2 for command-line usage errors) and
+//! prints exactly one line, `error: …`, naming the file at fault.
+
+mod args;
+mod cmd;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        // A panic is a bug in ccd; keep the one-line error contract anyway.
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "error: internal error (a bug in ccd): {}{at}",
+            one_line(&message)
+        );
+    }));
+
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let result = match &cli.command {
+        Command::Build(a) => cmd::build::run(a, &mut out),
+        Command::Info(a) => cmd::info::run(a, &mut out),
+        Command::Collide(a) => cmd::collide::run(a, &mut out),
+    }
+    .and_then(|()| out.flush().map_err(anyhow::Error::from));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`ccd collide … | head`): not an error.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&format!("{e:#}")));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reports a command-line error from clap on one line (help and version
+/// requests go to stdout with status 0, as usual).
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let code = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    if !e.use_stderr() {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        eprintln!("error: no command given (build, info or collide; see --help)");
+        return code;
+    }
+    // clap renders "error: …", details on indented lines, then usage and a
+    // hint; keep the message and its details, drop the rest.
+    let rendered = e.render().to_string();
+    let mut message = String::new();
+    for line in rendered.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        let separator = if line.starts_with("tip:") { "; " } else { " " };
+        if !line.is_empty() {
+            if !message.is_empty() {
+                message.push_str(separator);
+            }
+            message.push_str(line.strip_prefix("error: ").unwrap_or(line));
+        }
+    }
+    eprintln!("error: {message} (see --help)");
+    code
+}
+
+/// Collapses a message onto one line.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}

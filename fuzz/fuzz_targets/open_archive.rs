@@ -1,0 +1,40 @@
+//! Any bytes → `BvhView::from_bytes` must return `Ok` or `Err`, never panic;
+//! a view it accepts must survive a collision query against itself.
+
+#![no_main]
+
+use bytemuck::{Pod, Zeroable};
+use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
+use ccd_bvh::{BvhView, Hierarchy};
+use ccd_query::{CollideRequest, collide_relative};
+use libfuzzer_sys::fuzz_target;
+
+/// 16 bytes at a 16-byte-aligned address, as archives require.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C, align(16))]
+struct Block([u8; 16]);
+
+fn check<T: Real, B: BoundingVolume<T>>(bytes: &[u8]) {
+    let Ok(view) = BvhView::<T, B>::from_bytes(bytes) else {
+        return;
+    };
+    let stats = view.stats();
+    assert_eq!(stats.nodes, view.nodes().len());
+    let result = collide_relative(&view, &view, &Pose::identity(), &CollideRequest::all());
+    // Volumes are not checked to contain their triangles (see the format
+    // docs), so the contacts of a damaged file may be wrong, but consistent.
+    assert_eq!(result.stats.contacts as usize, result.contacts.len());
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut blocks = vec![Block([0; 16]); data.len().div_ceil(16)];
+    let aligned = &mut bytemuck::cast_slice_mut::<Block, u8>(&mut blocks)[..data.len()];
+    aligned.copy_from_slice(data);
+    let bytes: &[u8] = aligned;
+    check::<f32, Obb<f32>>(bytes);
+    check::<f64, Aabb<f64>>(bytes);
+    check::<f32, Aabb<f32>>(bytes);
+    check::<f32, Sphere<f32>>(bytes);
+    check::<f64, Obb<f64>>(bytes);
+    check::<f64, Sphere<f64>>(bytes);
+});
