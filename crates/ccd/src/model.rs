@@ -97,7 +97,17 @@ impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
     /// [`Error::File`] for an unreadable, foreign, truncated, damaged or
     /// newer-version file, or one holding another scalar or volume type.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
-        Ok(Self { tree: Tree::Mapped(BvhFile::open(path)?.into_typed()?) })
+        Self::from_file(BvhFile::open(path)?)
+    }
+
+    /// A model reading an already opened file (validated by
+    /// [`BvhFile::open`], or trusted via [`BvhFile::open_unchecked`]); no
+    /// second pass over the file.
+    ///
+    /// # Errors
+    /// [`Error::File`] if the file holds another scalar or volume type.
+    pub fn from_file(file: BvhFile) -> Result<Self, Error> {
+        Ok(Self { tree: Tree::Mapped(file.into_typed()?) })
     }
 
     /// [`Model::open`] without validating the archive.
@@ -110,8 +120,7 @@ impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
     /// As [`Model::open`] for the checks still made (magic, version, types).
     pub unsafe fn open_unchecked(path: impl AsRef<Path>) -> Result<Self, Error> {
         // SAFETY: forwarded from this function's contract.
-        let file = unsafe { BvhFile::open_unchecked(path) }?;
-        Ok(Self { tree: Tree::Mapped(file.into_typed()?) })
+        Self::from_file(unsafe { BvhFile::open_unchecked(path) }?)
     }
 
     /// The header of the file the model was opened from, or `None` for a

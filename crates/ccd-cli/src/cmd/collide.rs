@@ -108,8 +108,7 @@ impl Typed for Job<'_> {
                     build_tree::<T, B>(&mesh, &options, &input.path)?.0,
                 )),
                 Source::Bvh(file) => {
-                    drop(file);
-                    Model::open(&input.path).map_err(|e| in_file(&input.path, e))
+                    Model::from_file(file).map_err(|e| in_file(&input.path, e))
                 }
             }
         };
