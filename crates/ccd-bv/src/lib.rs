@@ -12,7 +12,9 @@
 
 mod aabb;
 mod bounding_volume;
+pub mod continuous;
 pub mod fit;
+pub mod moving;
 mod obb;
 mod pose;
 pub mod sat;
