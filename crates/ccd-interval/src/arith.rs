@@ -19,9 +19,9 @@ use crate::{Interval, Real};
 /// and every *nonzero* `d ∈ D`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Division<T> {
-    /// One interval. It is finite whenever `0 ∉ D` (and `X` is finite); when
-    /// zero is an *endpoint* of `D` (e.g. `[1, 2] / [0, 4]`) it is a ray with
-    /// one infinite end (`[1/4, +∞]`).
+    /// One interval. It is finite whenever `0 ∉ D`, `X` is finite and no
+    /// quotient overflows; when zero is an *endpoint* of `D` (e.g.
+    /// `[1, 2] / [0, 4]`) it is a ray with one infinite end (`[1/4, +∞]`).
     Bounded(Interval<T>),
     /// `D` strictly straddles zero and `0 ∉ X`: the two rays
     /// `[-∞, a]` and `[b, +∞]`, `a < b`, in that order (rays that would

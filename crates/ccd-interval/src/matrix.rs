@@ -1,5 +1,7 @@
 //! [`IMat3`]: a 3×3 matrix of intervals, with interval and mixed products.
 
+use std::ops::{Add, Sub};
+
 use nalgebra::{Matrix3, Vector3};
 
 use crate::{IVec3, Interval, Real};
@@ -118,6 +120,28 @@ impl<T: Real> IMat3<T> {
     pub fn hull(&self, o: &Self) -> Self {
         Self {
             m: std::array::from_fn(|r| std::array::from_fn(|c| self.m[r][c].hull(o.m[r][c]))),
+        }
+    }
+}
+
+impl<T: Real> Add for IMat3<T> {
+    type Output = Self;
+    /// Entrywise interval sum.
+    #[inline]
+    fn add(self, o: Self) -> Self {
+        Self {
+            m: std::array::from_fn(|r| std::array::from_fn(|c| self.m[r][c] + o.m[r][c])),
+        }
+    }
+}
+
+impl<T: Real> Sub for IMat3<T> {
+    type Output = Self;
+    /// Entrywise interval difference.
+    #[inline]
+    fn sub(self, o: Self) -> Self {
+        Self {
+            m: std::array::from_fn(|r| std::array::from_fn(|c| self.m[r][c] - o.m[r][c])),
         }
     }
 }

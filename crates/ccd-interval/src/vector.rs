@@ -1,7 +1,7 @@
 //! [`IVec3`]: a 3-vector of intervals (a box), with interval and mixed
 //! interval/real products.
 
-use std::ops::{Add, Mul, Neg, Sub};
+use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use nalgebra::Vector3;
 
@@ -185,5 +185,19 @@ impl<T: Real> Mul<T> for IVec3<T> {
     #[inline]
     fn mul(self, s: T) -> Self {
         Self::new(self.x * s, self.y * s, self.z * s)
+    }
+}
+
+impl<T: Real> AddAssign for IVec3<T> {
+    #[inline]
+    fn add_assign(&mut self, o: Self) {
+        *self = *self + o;
+    }
+}
+
+impl<T: Real> SubAssign for IVec3<T> {
+    #[inline]
+    fn sub_assign(&mut self, o: Self) {
+        *self = *self - o;
     }
 }

@@ -123,6 +123,10 @@ fn check_vec<T: Real>(
     prop_assert!(vec_encloses(&(u + v), &sum) && vec_encloses(&(u + b), &sum));
     prop_assert!(vec_encloses(&(u - v), &diff) && vec_encloses(&(u - b), &diff));
     prop_assert!((-u).contains(&-a));
+    let mut w = u;
+    w += v;
+    w -= v;
+    prop_assert!(w.contains(&a));
     prop_assert!(u.hull(v).contains(&a) && u.hull(v).contains(&b));
     let m = u.mag();
     prop_assert!(a.x.abs() <= m.x && a.y.abs() <= m.y && a.z.abs() <= m.z);
@@ -146,6 +150,9 @@ fn check_mat<T: Real>(
     prop_assert!(mat_encloses(&m.mul(&n), &ab), "mul");
     prop_assert!(mat_encloses(&m.mul_real(&b), &ab), "mul_real");
     prop_assert!(mat_encloses(&IMat3::real_mul(&a, &n), &ab), "real_mul");
+    let sum: RM = std::array::from_fn(|r| std::array::from_fn(|c| &ra[r][c] + &rb[r][c]));
+    let diff: RM = std::array::from_fn(|r| std::array::from_fn(|c| &ra[r][c] - &rb[r][c]));
+    prop_assert!(mat_encloses(&(m + n), &sum) && mat_encloses(&(m - n), &diff));
     let up = m.abs_upper();
     prop_assert!((0..3).all(|r| (0..3).all(|c| a[(r, c)].abs() <= up[(r, c)])));
     prop_assert!(IMat3::<T>::identity().contains(&Matrix3::identity()));

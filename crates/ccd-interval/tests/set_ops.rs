@@ -102,6 +102,24 @@ macro_rules! set_tests {
                 }
 
                 #[test]
+                fn comparisons_at_touching_endpoints(x in interval::<$t>(), k in 0usize..3, w in scalar::<$t>()) {
+                    // `y` starts one ulp below, at, or one ulp above `x.hi`.
+                    let s = [x.hi().step_down(), x.hi(), x.hi().step_up()][k];
+                    prop_assume!(s.finite());
+                    let t = s + w.abs();
+                    let y = Interval::new(s, if t.is_finite() { t } else { s });
+                    // "Certainly" means: for the extreme members, so exactly the
+                    // endpoint relation, decided in exact arithmetic.
+                    let (xl, xh, yl, yh) = (q(x.lo()), q(x.hi()), q(y.lo()), q(y.hi()));
+                    prop_assert_eq!(x.certainly_lt(y), xh < yl);
+                    prop_assert_eq!(x.certainly_le(y), xh <= yl);
+                    prop_assert_eq!(y.certainly_gt(x), yl > xh);
+                    prop_assert_eq!(y.certainly_ge(x), yl >= xh);
+                    prop_assert_eq!(x.certainly_gt(y), xl > yh);
+                    prop_assert_eq!(x.certainly_ge(y), xl >= yh);
+                }
+
+                #[test]
                 fn constructors(a in scalar::<$t>(), b in scalar::<$t>()) {
                     let p = Interval::point(a);
                     prop_assert_eq!((p.lo(), p.hi()), (a, a));

@@ -164,9 +164,14 @@ pub fn interval<T: Real>() -> BoxedStrategy<Interval<T>> {
     .boxed()
 }
 
-/// Proptest configuration: `cases` cases, failures persisted next to the
-/// test source (`tests/<name>.proptest-regressions`).
+/// Proptest configuration: `cases` cases (or `PROPTEST_CASES` when set, for
+/// soak runs), failures persisted next to the test source
+/// (`tests/<name>.proptest-regressions`).
 pub fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     ProptestConfig {
         cases,
         failure_persistence: Some(Box::new(
