@@ -39,8 +39,10 @@ pub enum Command {
 
 /// Flags of `bench-archive`.
 #[derive(Debug, Args)]
-#[command(after_help = "Defaults: icosphere level 7 (327,680 triangles), hull-surface OBB fit, 5 repeats \
-per measurement (medians), files in <out>/archive-*.bvh.\n\nExample:\n  cargo xtask bench-archive --json bench-out/archive.json")]
+#[command(
+    after_help = "Defaults: icosphere level 7 (327,680 triangles), hull-surface OBB fit, 5 repeats \
+per measurement (medians), files in <out>/archive-*.bvh.\n\nExample:\n  cargo xtask bench-archive --json bench-out/archive.json"
+)]
 pub struct ArchiveFlags {
     /// Icosphere subdivision level L (20·4^L triangles).
     #[arg(long, default_value_t = 7)]

@@ -22,9 +22,9 @@ mod sphere;
 
 pub use aabb::Aabb;
 pub use bounding_volume::{BoundingVolume, BvKind, FitMethod};
+pub use ccd_interval::Real;
 pub use obb::Obb;
 pub use pose::Pose;
-pub use ccd_interval::Real;
 pub use sphere::Sphere;
 
 /// Re-export of the linear-algebra crate used in every public signature.

@@ -30,7 +30,11 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
     /// [`BuildError`] for an empty mesh, a non-finite coordinate, an
     /// out-of-range index, an invalid leaf size, or a mesh too large for
     /// the node encoding.
-    pub fn build(vertices: Vec<[T; 3]>, triangles: &[[u32; 3]], options: &BuildOptions) -> Result<Self, BuildError> {
+    pub fn build(
+        vertices: Vec<[T; 3]>,
+        triangles: &[[u32; 3]],
+        options: &BuildOptions,
+    ) -> Result<Self, BuildError> {
         Self::build_with_progress(vertices, triangles, options, &|_| {})
     }
 
@@ -48,9 +52,19 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Self, BuildError> {
         build::validate(&vertices, triangles, options)?;
-        let (nodes, faces) = build::build::<T, B>(&vertices, triangles, options, &build::Progress::new(progress));
+        let (nodes, faces) = build::build::<T, B>(
+            &vertices,
+            triangles,
+            options,
+            &build::Progress::new(progress),
+        );
         progress(triangles.len());
-        Ok(Self { nodes, faces, vertices, options: *options })
+        Ok(Self {
+            nodes,
+            faces,
+            vertices,
+            options: *options,
+        })
     }
 
     /// The bytes of the tree's `.bvh` file (see [`archive`](crate::archive)).
@@ -68,7 +82,10 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
     /// [`FileError::Io`] if the file cannot be written.
     pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), FileError> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_bytes()?).map_err(|source| FileError::Io { path: path.to_path_buf(), source })
+        std::fs::write(path, self.to_bytes()?).map_err(|source| FileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// The options the tree was built with.

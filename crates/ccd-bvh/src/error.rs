@@ -67,7 +67,9 @@ pub enum FileError {
     #[error("not a ccd .bvh file (bad magic bytes)")]
     NotABvhFile,
     /// The file was written with another format version.
-    #[error("unsupported .bvh format version {found} (this build reads version {supported}); rebuild the file with `ccd build`")]
+    #[error(
+        "unsupported .bvh format version {found} (this build reads version {supported}); rebuild the file with `ccd build`"
+    )]
     VersionMismatch {
         /// Version in the file.
         found: u32,

@@ -22,9 +22,9 @@ mod hierarchy;
 mod node;
 mod view;
 
+pub use archive::{FileInfo, ScalarKind};
 pub use build::BuildOptions;
 pub use bvh::Bvh;
-pub use archive::{FileInfo, ScalarKind};
 pub use error::{BuildError, FileError};
 pub use hierarchy::{Hierarchy, TreeStats};
 pub use node::{Face, MAX_LEAF_SIZE, Node, NodeKind};

@@ -43,7 +43,12 @@ impl<'a, T: Real, B: BoundingVolume<T>> BvhView<'a, T, B> {
             });
         }
         let (nodes, faces, vertices) = blocks::<T, B>(bytes, s)?;
-        Ok(Self { nodes, faces, vertices, info: s.info })
+        Ok(Self {
+            nodes,
+            faces,
+            vertices,
+            info: s.info,
+        })
     }
 
     /// The file's header.
@@ -140,14 +145,20 @@ impl BvhFile {
     /// [`FileError::WrongKind`] if the file holds another scalar or volume type.
     pub fn into_typed<T: Real, B: BoundingVolume<T>>(self) -> Result<MappedBvh<T, B>, FileError> {
         self.view::<T, B>()?;
-        Ok(MappedBvh { file: self, _types: PhantomData })
+        Ok(MappedBvh {
+            file: self,
+            _types: PhantomData,
+        })
     }
 }
 
 /// Maps `path` read-only; `populate` pre-faults every page (worth it when
 /// the whole file is about to be read, as validation does).
 fn map_file(path: &Path, populate: bool) -> Result<memmap2::Mmap, FileError> {
-    let io = |source| FileError::Io { path: path.to_path_buf(), source };
+    let io = |source| FileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let file = std::fs::File::open(path).map_err(io)?;
     if file.metadata().map_err(io)?.len() == 0 {
         return Err(FileError::NotABvhFile);
@@ -187,7 +198,12 @@ impl<T: Real, B: BoundingVolume<T>> MappedBvh<T, B> {
         // The types and casts were checked in `into_typed` on these very
         // bytes, and the mapping does not move, so this cannot fail; an
         // empty view (on which every query finds nothing) is the fallback.
-        self.file.view().unwrap_or(BvhView { nodes: &[], faces: &[], vertices: &[], info: *self.file.info() })
+        self.file.view().unwrap_or(BvhView {
+            nodes: &[],
+            faces: &[],
+            vertices: &[],
+            info: *self.file.info(),
+        })
     }
 }
 

@@ -22,10 +22,18 @@ impl Aligned {
 }
 
 fn tree<T: Real, B: BoundingVolume<T>>(mesh: &Mesh, options: &BuildOptions) -> Bvh<T, B> {
-    Bvh::build(mesh.vertices.iter().map(|p| p.map(T::lit)).collect(), &mesh.triangles, options).unwrap()
+    Bvh::build(
+        mesh.vertices.iter().map(|p| p.map(T::lit)).collect(),
+        &mesh.triangles,
+        options,
+    )
+    .unwrap()
 }
 
-fn assert_same<T: Real, B: BoundingVolume<T> + PartialEq>(a: &impl Hierarchy<Scalar = T, Bv = B>, b: &impl Hierarchy<Scalar = T, Bv = B>) {
+fn assert_same<T: Real, B: BoundingVolume<T> + PartialEq>(
+    a: &impl Hierarchy<Scalar = T, Bv = B>,
+    b: &impl Hierarchy<Scalar = T, Bv = B>,
+) {
     assert_eq!(a.nodes(), b.nodes());
     assert_eq!(a.faces(), b.faces());
     assert_eq!(a.vertices(), b.vertices());
@@ -37,9 +45,22 @@ fn round_trip<T: Real, B: BoundingVolume<T> + PartialEq>(mesh: &Mesh, options: &
     let view = BvhView::<T, B>::from_bytes(bytes.bytes()).unwrap();
     assert_same(&owned, &view);
     let info = view.info();
-    assert_eq!((info.scalar, info.bv, info.version), (ScalarKind::of::<T>(), B::KIND, FORMAT_VERSION));
-    assert_eq!((info.nodes, info.faces, info.vertices), (owned.nodes().len(), owned.faces().len(), owned.vertices().len()));
-    assert_eq!((info.options.leaf_size, info.options.fit, info.depth), (options.leaf_size, options.fit, owned.stats().depth));
+    assert_eq!(
+        (info.scalar, info.bv, info.version),
+        (ScalarKind::of::<T>(), B::KIND, FORMAT_VERSION)
+    );
+    assert_eq!(
+        (info.nodes, info.faces, info.vertices),
+        (
+            owned.nodes().len(),
+            owned.faces().len(),
+            owned.vertices().len()
+        )
+    );
+    assert_eq!(
+        (info.options.leaf_size, info.options.fit, info.depth),
+        (options.leaf_size, options.fit, owned.stats().depth)
+    );
 }
 
 #[test]
@@ -47,7 +68,11 @@ fn every_type_round_trips_through_bytes() {
     let mesh = icosphere(2, 1.5);
     for leaf_size in [1, 5] {
         for fit in [FitMethod::HullSurface, FitMethod::TriangleSurface] {
-            let o = BuildOptions { leaf_size, fit, ..BuildOptions::default() };
+            let o = BuildOptions {
+                leaf_size,
+                fit,
+                ..BuildOptions::default()
+            };
             round_trip::<f32, Obb<f32>>(&mesh, &o);
             round_trip::<f64, Obb<f64>>(&mesh, &o);
             round_trip::<f32, Aabb<f32>>(&mesh, &o);
@@ -67,12 +92,21 @@ fn saved_files_map_checked_and_unchecked() {
     owned.save(&path).unwrap();
     let file = BvhFile::open(&path).unwrap();
     assert_same(&owned, &file.view::<f32, Obb<f32>>().unwrap());
-    assert!(matches!(file.view::<f64, Obb<f64>>(), Err(FileError::WrongKind { .. })));
-    assert!(matches!(file.view::<f32, Aabb<f32>>(), Err(FileError::WrongKind { .. })));
+    assert!(matches!(
+        file.view::<f64, Obb<f64>>(),
+        Err(FileError::WrongKind { .. })
+    ));
+    assert!(matches!(
+        file.view::<f32, Aabb<f32>>(),
+        Err(FileError::WrongKind { .. })
+    ));
     // SAFETY: the file was written by `save` just above and is not altered.
     let unchecked = unsafe { BvhFile::open_unchecked(&path) }.unwrap();
     assert_same(&owned, &unchecked.view::<f32, Obb<f32>>().unwrap());
-    let mapped = BvhFile::open(&path).unwrap().into_typed::<f32, Obb<f32>>().unwrap();
+    let mapped = BvhFile::open(&path)
+        .unwrap()
+        .into_typed::<f32, Obb<f32>>()
+        .unwrap();
     assert_same(&owned, &mapped);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -87,8 +121,13 @@ fn foreign_empty_and_newer_files_are_refused() {
     let empty = dir.join("empty.bvh");
     std::fs::write(&empty, b"").unwrap();
     assert!(matches!(BvhFile::open(&empty), Err(FileError::NotABvhFile)));
-    assert!(matches!(BvhFile::open(dir.join("missing.bvh")), Err(FileError::Io { .. })));
-    let mut newer = tree::<f64, Obb<f64>>(&icosphere(1, 1.0), &BuildOptions::default()).to_bytes().unwrap();
+    assert!(matches!(
+        BvhFile::open(dir.join("missing.bvh")),
+        Err(FileError::Io { .. })
+    ));
+    let mut newer = tree::<f64, Obb<f64>>(&icosphere(1, 1.0), &BuildOptions::default())
+        .to_bytes()
+        .unwrap();
     newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let path = dir.join("newer.bvh");
     std::fs::write(&path, &newer).unwrap();
@@ -104,7 +143,9 @@ fn foreign_empty_and_newer_files_are_refused() {
 
 fn small_archive() -> Vec<u8> {
     let mesh = random_soup(&mut SplitMix64::new(5), 6, 1.0, 0.5);
-    tree::<f32, Obb<f32>>(&mesh, &BuildOptions::default()).to_bytes().unwrap()
+    tree::<f32, Obb<f32>>(&mesh, &BuildOptions::default())
+        .to_bytes()
+        .unwrap()
 }
 
 #[test]
@@ -114,7 +155,11 @@ fn every_truncation_is_a_typed_error() {
     for len in 0..bytes.len() {
         let cut = Aligned::new(&bytes[..len]);
         let r = BvhView::<f32, Obb<f32>>::from_bytes(cut.bytes());
-        assert!(r.is_err(), "a file truncated to {len} of {} bytes was accepted", bytes.len());
+        assert!(
+            r.is_err(),
+            "a file truncated to {len} of {} bytes was accepted",
+            bytes.len()
+        );
     }
 }
 
@@ -140,11 +185,18 @@ fn random_bit_flips_never_crash() {
                 let stats = view.stats();
                 assert_eq!(stats.nodes, view.nodes().len());
                 let pose = ccd_bv::Pose::identity();
-                let hits = view.nodes().iter().filter(|n| n.bv.overlaps(&view.nodes()[0].bv, &pose)).count();
+                let hits = view
+                    .nodes()
+                    .iter()
+                    .filter(|n| n.bv.overlaps(&view.nodes()[0].bv, &pose))
+                    .count();
                 assert!(hits <= view.nodes().len());
                 accepted += 1;
             }
         }
     }
-    assert!(refused > 1000, "only {refused} of 10000 damaged files were refused ({accepted} accepted)");
+    assert!(
+        refused > 1000,
+        "only {refused} of 10000 damaged files were refused ({accepted} accepted)"
+    );
 }

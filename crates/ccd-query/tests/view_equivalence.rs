@@ -15,17 +15,39 @@ fn aligned(bytes: &[u8]) -> Vec<u128> {
     words
 }
 
-fn check<T: Real, B: BoundingVolume<T>>(a_mesh: &Mesh, b_mesh: &Mesh, leaf_size: u32, rng: &mut SplitMix64) {
-    let o = BuildOptions { leaf_size, ..BuildOptions::default() };
-    let build = |m: &Mesh| Bvh::<T, B>::build(m.vertices.iter().map(|p| p.map(T::lit)).collect(), &m.triangles, &o).unwrap();
+fn check<T: Real, B: BoundingVolume<T>>(
+    a_mesh: &Mesh,
+    b_mesh: &Mesh,
+    leaf_size: u32,
+    rng: &mut SplitMix64,
+) {
+    let o = BuildOptions {
+        leaf_size,
+        ..BuildOptions::default()
+    };
+    let build = |m: &Mesh| {
+        Bvh::<T, B>::build(
+            m.vertices.iter().map(|p| p.map(T::lit)).collect(),
+            &m.triangles,
+            &o,
+        )
+        .unwrap()
+    };
     let (a, b) = (build(a_mesh), build(b_mesh));
-    let (a_buf, b_buf) = (aligned(&a.to_bytes().unwrap()), aligned(&b.to_bytes().unwrap()));
+    let (a_buf, b_buf) = (
+        aligned(&a.to_bytes().unwrap()),
+        aligned(&b.to_bytes().unwrap()),
+    );
     let a_len = a.to_bytes().unwrap().len();
     let b_len = b.to_bytes().unwrap().len();
     let a_view = BvhView::<T, B>::from_bytes(&bytemuck::cast_slice(&a_buf)[..a_len]).unwrap();
     let b_view = BvhView::<T, B>::from_bytes(&bytemuck::cast_slice(&b_buf)[..b_len]).unwrap();
     let iso = Isometry3::from_parts(
-        Translation3::from(Vector3::new(rng.range(-1.5, 1.5), rng.range(-1.5, 1.5), rng.range(-1.5, 1.5))),
+        Translation3::from(Vector3::new(
+            rng.range(-1.5, 1.5),
+            rng.range(-1.5, 1.5),
+            rng.range(-1.5, 1.5),
+        )),
         random_rotation(rng),
     );
     let b_in_a = Pose::from_isometry(&nalgebra::convert::<Isometry3<f64>, Isometry3<T>>(iso));
@@ -72,19 +94,35 @@ fn memory_mapped_files_equal_owned_trees() {
     let b = Bvh::<f64, Obb<f64>>::build(b_mesh.vertices.clone(), &b_mesh.triangles, &o).unwrap();
     a.save(dir.join("a.bvh")).unwrap();
     b.save(dir.join("b.bvh")).unwrap();
-    let (fa, fb) = (BvhFile::open(dir.join("a.bvh")).unwrap(), BvhFile::open(dir.join("b.bvh")).unwrap());
-    let (va, vb) = (fa.view::<f64, Obb<f64>>().unwrap(), fb.view::<f64, Obb<f64>>().unwrap());
+    let (fa, fb) = (
+        BvhFile::open(dir.join("a.bvh")).unwrap(),
+        BvhFile::open(dir.join("b.bvh")).unwrap(),
+    );
+    let (va, vb) = (
+        fa.view::<f64, Obb<f64>>().unwrap(),
+        fb.view::<f64, Obb<f64>>().unwrap(),
+    );
     let mut colliding = 0;
     for _ in 0..50 {
         let iso = Isometry3::from_parts(
-            Translation3::from(Vector3::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), 0.0)),
+            Translation3::from(Vector3::new(
+                rng.range(-3.0, 3.0),
+                rng.range(-3.0, 3.0),
+                0.0,
+            )),
             random_rotation(&mut rng),
         );
         let b_in_a = Pose::from_isometry(&iso);
         let owned = collide_relative(&a, &b, &b_in_a, &CollideRequest::all());
-        assert_eq!(collide_relative(&va, &vb, &b_in_a, &CollideRequest::all()), owned);
+        assert_eq!(
+            collide_relative(&va, &vb, &b_in_a, &CollideRequest::all()),
+            owned
+        );
         colliding += usize::from(owned.is_colliding());
     }
-    assert!(colliding > 5 && colliding < 50, "scene should mix outcomes ({colliding}/50)");
+    assert!(
+        colliding > 5 && colliding < 50,
+        "scene should mix outcomes ({colliding}/50)"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -68,7 +68,9 @@ impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
 
     /// A model around an already built hierarchy.
     pub fn from_bvh(bvh: Bvh<T, B>) -> Self {
-        Self { tree: Tree::Owned(bvh) }
+        Self {
+            tree: Tree::Owned(bvh),
+        }
     }
 
     /// Saves the model's hierarchy as a `.bvh` file (precompute once; later
@@ -82,8 +84,10 @@ impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
             Tree::Owned(bvh) => bvh.save(path)?,
             Tree::Mapped(m) => {
                 let path = path.as_ref();
-                std::fs::write(path, m.bytes())
-                    .map_err(|source| ccd_bvh::FileError::Io { path: path.to_path_buf(), source })?;
+                std::fs::write(path, m.bytes()).map_err(|source| ccd_bvh::FileError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
             }
         }
         Ok(())
@@ -107,7 +111,9 @@ impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
     /// # Errors
     /// [`Error::File`] if the file holds another scalar or volume type.
     pub fn from_file(file: BvhFile) -> Result<Self, Error> {
-        Ok(Self { tree: Tree::Mapped(file.into_typed()?) })
+        Ok(Self {
+            tree: Tree::Mapped(file.into_typed()?),
+        })
     }
 
     /// [`Model::open`] without validating the archive.

@@ -44,8 +44,14 @@ pub fn run(flags: &ArchiveFlags) -> Result<Verdict> {
         FitFlag::Hull => FitMethod::HullSurface,
         FitFlag::Triangles => FitMethod::TriangleSurface,
     };
-    let options = BuildOptions { fit, ..BuildOptions::default() };
-    let dir = flags.out.clone().unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench-out"));
+    let options = BuildOptions {
+        fit,
+        ..BuildOptions::default()
+    };
+    let dir = flags
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench-out"));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     println!(
         "# bench-archive tris={} mesh=icosphere level={} fit={:?} repeats={} threads={} (build parallel, queries single-threaded)",
@@ -60,7 +66,9 @@ pub fn run(flags: &ArchiveFlags) -> Result<Verdict> {
         measure::<f32>(&mesh, &options, &dir.join("archive-f32.bvh"), flags.repeats)?,
         measure::<f64>(&mesh, &options, &dir.join("archive-f64.bvh"), flags.repeats)?,
     ];
-    println!("scalar,node_bytes,build_ms,save_ms,file_mb,open_validated_ms,open_unchecked_ms,first_query_ms,query_ms,contacts");
+    println!(
+        "scalar,node_bytes,build_ms,save_ms,file_mb,open_validated_ms,open_unchecked_ms,first_query_ms,query_ms,contacts"
+    );
     for r in &rows {
         println!(
             "{},{},{:.1},{:.1},{:.2},{:.3},{:.4},{:.3},{:.3},{}",
@@ -76,11 +84,17 @@ pub fn run(flags: &ArchiveFlags) -> Result<Verdict> {
             r.contacts
         );
     }
-    println!("\n## targets (issue 3): validated open <= 5 ms, unchecked open <= 0.1 ms, f32 OBB node = 64 bytes");
-    println!("## reference: parry3d builds such a mesh in 157 ms and deserialises its rkyv archive in 16 ms before it can query");
+    println!(
+        "\n## targets (issue 3): validated open <= 5 ms, unchecked open <= 0.1 ms, f32 OBB node = 64 bytes"
+    );
+    println!(
+        "## reference: parry3d builds such a mesh in 157 ms and deserialises its rkyv archive in 16 ms before it can query"
+    );
     if let Some(path) = &flags.json {
         let per = |f: &dyn Fn(&Figures) -> serde_json::Value| {
-            rows.iter().map(|r| (r.scalar.to_string(), f(r))).collect::<serde_json::Map<_, _>>()
+            rows.iter()
+                .map(|r| (r.scalar.to_string(), f(r)))
+                .collect::<serde_json::Map<_, _>>()
         };
         write_json(
             path,
@@ -114,15 +128,27 @@ fn timed<R>(repeats: usize, mut f: impl FnMut() -> Result<R>) -> Result<(f64, R)
     Ok((median(&times), last.expect("at least one run")))
 }
 
-fn measure<T: Real>(mesh: &ccd_testkit::Mesh, options: &BuildOptions, path: &Path, repeats: usize) -> Result<Figures> {
+fn measure<T: Real>(
+    mesh: &ccd_testkit::Mesh,
+    options: &BuildOptions,
+    path: &Path,
+    repeats: usize,
+) -> Result<Figures> {
     let vertices: Vec<[T; 3]> = mesh.vertices.iter().map(|p| p.map(T::lit)).collect();
-    let (build_ms, model) =
-        timed(repeats, || Ok(Model::<T, Obb<T>>::with_options(vertices.clone(), &mesh.triangles, options)?))?;
+    let (build_ms, model) = timed(repeats, || {
+        Ok(Model::<T, Obb<T>>::with_options(
+            vertices.clone(),
+            &mesh.triangles,
+            options,
+        )?)
+    })?;
     let (save_ms, ()) = timed(repeats, || Ok(model.save(path)?))?;
     let file_bytes = std::fs::metadata(path)?.len();
     let (open_ms, _) = timed(repeats, || Ok(Model::<T, Obb<T>>::open(path)?))?;
     // SAFETY: the file was written by `save` just above and is not modified.
-    let (open_unchecked_ms, _) = timed(repeats, || Ok(unsafe { Model::<T, Obb<T>>::open_unchecked(path) }?))?;
+    let (open_unchecked_ms, _) = timed(repeats, || {
+        Ok(unsafe { Model::<T, Obb<T>>::open_unchecked(path) }?)
+    })?;
     // A probe: the same sphere, shifted by one radius and turned, so the
     // query finds a circle of contacts.
     let probe_pose: Isometry3<T> = ccd::nalgebra::convert(Isometry3::from_parts(
@@ -142,7 +168,15 @@ fn measure<T: Real>(mesh: &ccd_testkit::Mesh, options: &BuildOptions, path: &Pat
         contacts = r.contacts.len();
     }
     let opened = Model::<T, Obb<T>>::open(path)?;
-    let (query_ms, _) = timed(repeats, || Ok(ccd::collide(&opened, &identity, &model, &probe_pose, &request)?))?;
+    let (query_ms, _) = timed(repeats, || {
+        Ok(ccd::collide(
+            &opened,
+            &identity,
+            &model,
+            &probe_pose,
+            &request,
+        )?)
+    })?;
     Ok(Figures {
         scalar: T::NAME,
         node_bytes: size_of_val(&opened.nodes()[0]),

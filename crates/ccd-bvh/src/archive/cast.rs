@@ -8,8 +8,12 @@ use crate::Node;
 /// not fit or the node type has padding.
 pub(crate) fn cast_nodes<T: Real, B: BoundingVolume<T>>(bytes: &[u8]) -> Option<&[Node<T, B>]> {
     let size = size_of::<Node<T, B>>();
-    let no_padding = size == size_of::<B>() + size_of::<T::Bits>() && size_of::<B>() % align_of::<T::Bits>() == 0;
-    if !no_padding || bytes.len() % size != 0 || (bytes.as_ptr() as usize) % align_of::<Node<T, B>>() != 0 {
+    let no_padding = size == size_of::<B>() + size_of::<T::Bits>()
+        && size_of::<B>() % align_of::<T::Bits>() == 0;
+    if !no_padding
+        || bytes.len() % size != 0
+        || (bytes.as_ptr() as usize) % align_of::<Node<T, B>>() != 0
+    {
         return None;
     }
     // SAFETY: the pointer is aligned for `Node<T, B>` and the length is a
@@ -18,7 +22,9 @@ pub(crate) fn cast_nodes<T: Real, B: BoundingVolume<T>>(bytes: &[u8]) -> Option<
     // `T::Bits: Pod`; the size check shows there is no padding, so every byte
     // belongs to a field whose every bit pattern is valid: any initialised
     // bytes form valid nodes.
-    Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<Node<T, B>>(), bytes.len() / size) })
+    Some(unsafe {
+        std::slice::from_raw_parts(bytes.as_ptr().cast::<Node<T, B>>(), bytes.len() / size)
+    })
 }
 
 /// `bytes` as a slice of plain data (faces, vertices), or `None` if the
@@ -55,16 +61,35 @@ mod tests {
             .collect();
         let aligned: &[u8] = &bytemuck::cast_slice(&words)[..bytes.len()];
         assert_eq!(cast_nodes::<T, B>(aligned).unwrap(), nodes);
-        assert!(cast_nodes::<T, B>(&aligned[1..]).is_none(), "misaligned or ragged input must be refused");
+        assert!(
+            cast_nodes::<T, B>(&aligned[1..]).is_none(),
+            "misaligned or ragged input must be refused"
+        );
     }
 
     #[test]
     fn nodes_round_trip_through_bytes() {
-        let obb = Obb { rot: [[1.0f32, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], center: [1.0, 2.0, 3.0], half: [0.5, 0.25, 0.0] };
-        round_trip(&[Node::<f32, _>::internal(obb, 1).unwrap(), Node::leaf(obb, 7, 3).unwrap()]);
-        let aabb = Aabb { center: [1.0f64, -2.0, 3.0], half: [0.5, 0.25, 1e-300] };
-        round_trip(&[Node::<f64, _>::leaf(aabb, 1 << 40, 16).unwrap(), Node::internal(aabb, 3).unwrap()]);
-        let s = Sphere { center: [0.0f64; 3], radius: 2.0 };
+        let obb = Obb {
+            rot: [[1.0f32, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            center: [1.0, 2.0, 3.0],
+            half: [0.5, 0.25, 0.0],
+        };
+        round_trip(&[
+            Node::<f32, _>::internal(obb, 1).unwrap(),
+            Node::leaf(obb, 7, 3).unwrap(),
+        ]);
+        let aabb = Aabb {
+            center: [1.0f64, -2.0, 3.0],
+            half: [0.5, 0.25, 1e-300],
+        };
+        round_trip(&[
+            Node::<f64, _>::leaf(aabb, 1 << 40, 16).unwrap(),
+            Node::internal(aabb, 3).unwrap(),
+        ]);
+        let s = Sphere {
+            center: [0.0f64; 3],
+            radius: 2.0,
+        };
         round_trip(&[Node::<f64, _>::internal(s, 9).unwrap()]);
     }
 }

@@ -21,7 +21,11 @@ pub enum ScalarKind {
 impl ScalarKind {
     /// The kind of `T`.
     pub fn of<T: Real>() -> Self {
-        if size_of::<T>() == 4 { ScalarKind::F32 } else { ScalarKind::F64 }
+        if size_of::<T>() == 4 {
+            ScalarKind::F32
+        } else {
+            ScalarKind::F64
+        }
     }
 
     /// `"f32"` or `"f64"`.
@@ -37,7 +41,9 @@ impl ScalarKind {
     }
 
     fn from_code(c: u8) -> Option<Self> {
-        [ScalarKind::F32, ScalarKind::F64].into_iter().find(|k| k.code() == c)
+        [ScalarKind::F32, ScalarKind::F64]
+            .into_iter()
+            .find(|k| k.code() == c)
     }
 }
 
@@ -94,7 +100,9 @@ fn bv_code(k: BvKind) -> u8 {
 }
 
 fn bv_from_code(c: u8) -> Option<BvKind> {
-    [BvKind::Sphere, BvKind::Aabb, BvKind::Obb].into_iter().find(|&k| bv_code(k) == c)
+    [BvKind::Sphere, BvKind::Aabb, BvKind::Obb]
+        .into_iter()
+        .find(|&k| bv_code(k) == c)
 }
 
 fn fit_code(f: FitMethod) -> u8 {
@@ -105,7 +113,9 @@ fn fit_code(f: FitMethod) -> u8 {
 }
 
 fn fit_from_code(c: u8) -> Option<FitMethod> {
-    [FitMethod::HullSurface, FitMethod::TriangleSurface].into_iter().find(|&f| fit_code(f) == c)
+    [FitMethod::HullSurface, FitMethod::TriangleSurface]
+        .into_iter()
+        .find(|&f| fit_code(f) == c)
 }
 
 /// Packs bytes into little-endian words (zero-padded), the block format.
@@ -121,7 +131,9 @@ fn words(bytes: &[u8]) -> Vec<u64> {
 }
 
 /// Serialises a tree into the bytes of a `.bvh` file.
-pub(crate) fn write_image<T: Real, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Result<Vec<u8>, FileError> {
+pub(crate) fn write_image<T: Real, B: BoundingVolume<T>>(
+    bvh: &Bvh<T, B>,
+) -> Result<Vec<u8>, FileError> {
     if cfg!(target_endian = "big") {
         return Err(FileError::UnsupportedPlatform);
     }
@@ -143,7 +155,8 @@ pub(crate) fn write_image<T: Real, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Res
         faces: words(bytemuck::cast_slice(bvh.faces())),
         vertices: words(bytemuck::cast_slice(bvh.vertices())),
     };
-    let archive = rkyv::to_bytes::<rancor::Error>(&image).map_err(|e| FileError::Invalid(e.to_string()))?;
+    let archive =
+        rkyv::to_bytes::<rancor::Error>(&image).map_err(|e| FileError::Invalid(e.to_string()))?;
     let mut out = Vec::with_capacity(PREAMBLE_LEN + archive.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -169,20 +182,28 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
     if bytes.len() < PREAMBLE_LEN || bytes[..8] != MAGIC {
         return Err(FileError::NotABvhFile);
     }
-    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let version = word(8);
     if version != FORMAT_VERSION {
-        return Err(FileError::VersionMismatch { found: version, supported: FORMAT_VERSION });
+        return Err(FileError::VersionMismatch {
+            found: version,
+            supported: FORMAT_VERSION,
+        });
     }
     if word(12) != BYTE_ORDER_MARK {
-        return Err(FileError::Invalid(format!("byte-order mark {:#010x} is not {BYTE_ORDER_MARK:#010x}", word(12))));
+        return Err(FileError::Invalid(format!(
+            "byte-order mark {:#010x} is not {BYTE_ORDER_MARK:#010x}",
+            word(12)
+        )));
     }
     let body = &bytes[PREAMBLE_LEN..];
     if (body.as_ptr() as usize) % 16 != 0 {
         return Err(FileError::Misaligned);
     }
     let image: &ArchivedImage = if checked {
-        rkyv::access::<ArchivedImage, rancor::Error>(body).map_err(|e| FileError::Invalid(e.to_string()))?
+        rkyv::access::<ArchivedImage, rancor::Error>(body)
+            .map_err(|e| FileError::Invalid(e.to_string()))?
     } else {
         if body.len() < size_of::<ArchivedImage>() {
             return Err(FileError::Invalid("file too short".into()));
@@ -193,7 +214,8 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
         unsafe { rkyv::access_unchecked::<ArchivedImage>(body) }
     };
     let corrupt = |what: &str| FileError::Corrupt(what.to_string());
-    let scalar = ScalarKind::from_code(image.scalar).ok_or_else(|| corrupt("unknown scalar code"))?;
+    let scalar =
+        ScalarKind::from_code(image.scalar).ok_or_else(|| corrupt("unknown scalar code"))?;
     let bv = bv_from_code(image.bv).ok_or_else(|| corrupt("unknown bounding-volume code"))?;
     let fit = fit_from_code(image.fit).ok_or_else(|| corrupt("unknown fit code"))?;
     let leaf_size = image.leaf_size.to_native();
@@ -205,7 +227,11 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
         version,
         scalar,
         bv,
-        options: BuildOptions { leaf_size, fit, ..BuildOptions::default() },
+        options: BuildOptions {
+            leaf_size,
+            fit,
+            ..BuildOptions::default()
+        },
         nodes: count(image.node_count.to_native())?,
         faces: count(image.face_count.to_native())?,
         vertices: count(image.vertex_count.to_native())?,
@@ -214,17 +240,26 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
     };
     let scalar_size = if scalar == ScalarKind::F32 { 4 } else { 8 };
     let node_size = scalar_size * (bv_scalars(bv) + 1);
-    let block = |words: &rkyv::vec::ArchivedVec<rkyv::rend::u64_le>, len: Option<usize>, what: &str| {
-        let start = words.as_slice().as_ptr() as usize - bytes.as_ptr() as usize;
-        match len {
-            Some(len) if len <= words.len() * 8 && words.len() * 8 - len < 8 => Ok(start..start + len),
-            _ => Err(corrupt(&format!("{what} block length does not match the header"))),
-        }
-    };
+    let block =
+        |words: &rkyv::vec::ArchivedVec<rkyv::rend::u64_le>, len: Option<usize>, what: &str| {
+            let start = words.as_slice().as_ptr() as usize - bytes.as_ptr() as usize;
+            match len {
+                Some(len) if len <= words.len() * 8 && words.len() * 8 - len < 8 => {
+                    Ok(start..start + len)
+                }
+                _ => Err(corrupt(&format!(
+                    "{what} block length does not match the header"
+                ))),
+            }
+        };
     let sections = Sections {
         nodes: block(&image.nodes, info.nodes.checked_mul(node_size), "node")?,
         faces: block(&image.faces, info.faces.checked_mul(16), "face")?,
-        vertices: block(&image.vertices, info.vertices.checked_mul(3 * scalar_size), "vertex")?,
+        vertices: block(
+            &image.vertices,
+            info.vertices.checked_mul(3 * scalar_size),
+            "vertex",
+        )?,
         info,
     };
     if checked {

@@ -44,9 +44,9 @@ mod cast;
 mod image;
 mod verify;
 
-pub(crate) use verify::blocks;
 pub use image::{FileInfo, ScalarKind};
 pub(crate) use image::{Sections, parse, write_image};
+pub(crate) use verify::blocks;
 
 /// The eight bytes every `.bvh` file starts with.
 pub const MAGIC: [u8; 8] = *b"ccd-bvh\0";

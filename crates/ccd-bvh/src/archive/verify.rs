@@ -30,9 +30,12 @@ pub(crate) fn blocks<'a, T: Real, B: BoundingVolume<T>>(
     bytes: &'a [u8],
     s: &Sections,
 ) -> Result<(&'a [Node<T, B>], &'a [Face], &'a [[T; 3]]), FileError> {
-    let nodes = cast_nodes::<T, B>(&bytes[s.nodes.clone()]).ok_or_else(|| corrupt("node block misaligned"))?;
-    let faces = cast_plain::<Face>(&bytes[s.faces.clone()]).ok_or_else(|| corrupt("face block misaligned"))?;
-    let vertices = cast_plain::<[T; 3]>(&bytes[s.vertices.clone()]).ok_or_else(|| corrupt("vertex block misaligned"))?;
+    let nodes = cast_nodes::<T, B>(&bytes[s.nodes.clone()])
+        .ok_or_else(|| corrupt("node block misaligned"))?;
+    let faces = cast_plain::<Face>(&bytes[s.faces.clone()])
+        .ok_or_else(|| corrupt("face block misaligned"))?;
+    let vertices = cast_plain::<[T; 3]>(&bytes[s.vertices.clone()])
+        .ok_or_else(|| corrupt("vertex block misaligned"))?;
     Ok((nodes, faces, vertices))
 }
 
@@ -44,11 +47,22 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
     // The four checks read disjoint data; run them side by side.
     let leaf_size = s.info.options.leaf_size as usize;
     let ((tree, face_refs), (finite_vertices, finite_volumes)) = rayon::join(
-        || rayon::join(|| verify_tree(nodes, faces.len(), leaf_size), || verify_faces(faces, vertices.len())),
+        || {
+            rayon::join(
+                || verify_tree(nodes, faces.len(), leaf_size),
+                || verify_faces(faces, vertices.len()),
+            )
+        },
         || {
             rayon::join(
                 || all_finite::<T>(bytemuck::cast_slice(vertices)),
-                || nodes.par_chunks(4096).all(|c| c.iter().all(|n| all_finite::<T>(bytemuck::cast_slice(std::slice::from_ref(&n.bv))))),
+                || {
+                    nodes.par_chunks(4096).all(|c| {
+                        c.iter().all(|n| {
+                            all_finite::<T>(bytemuck::cast_slice(std::slice::from_ref(&n.bv)))
+                        })
+                    })
+                },
             )
         },
     );
@@ -70,7 +84,11 @@ fn all_finite<T: Real>(xs: &[T]) -> bool {
 
 /// Children after their parent and in bounds, one parent per non-root node,
 /// leaves covering every face exactly once.
-fn verify_tree<T: Real, B>(nodes: &[Node<T, B>], face_count: usize, leaf_size: usize) -> Result<(), FileError> {
+fn verify_tree<T: Real, B>(
+    nodes: &[Node<T, B>],
+    face_count: usize,
+    leaf_size: usize,
+) -> Result<(), FileError> {
     let n = nodes.len();
     let mut has_parent = vec![false; n];
     let mut covered = vec![false; face_count];
@@ -78,7 +96,9 @@ fn verify_tree<T: Real, B>(nodes: &[Node<T, B>], face_count: usize, leaf_size: u
         if node.is_leaf() {
             let r = node.leaf_faces();
             if r.end > face_count || r.len() > leaf_size {
-                return Err(corrupt(format!("leaf {i} has faces {r:?} (faces: {face_count}, leaf size {leaf_size})")));
+                return Err(corrupt(format!(
+                    "leaf {i} has faces {r:?} (faces: {face_count}, leaf size {leaf_size})"
+                )));
             }
             for f in r {
                 if std::mem::replace(&mut covered[f], true) {
@@ -88,7 +108,10 @@ fn verify_tree<T: Real, B>(nodes: &[Node<T, B>], face_count: usize, leaf_size: u
         } else {
             let c = node.first_child();
             if c <= i || c >= n - 1 {
-                return Err(corrupt(format!("node {i} has children {c}, {} (nodes: {n})", c.wrapping_add(1))));
+                return Err(corrupt(format!(
+                    "node {i} has children {c}, {} (nodes: {n})",
+                    c.wrapping_add(1)
+                )));
             }
             for child in [c, c + 1] {
                 if std::mem::replace(&mut has_parent[child], true) {
@@ -115,7 +138,12 @@ fn verify_faces(faces: &[Face], vertex_count: usize) -> Result<(), FileError> {
         }
         match seen.get_mut(f.id as usize) {
             Some(s) if !*s => *s = true,
-            _ => return Err(corrupt(format!("face {i} has an invalid or repeated id {}", f.id))),
+            _ => {
+                return Err(corrupt(format!(
+                    "face {i} has an invalid or repeated id {}",
+                    f.id
+                )));
+            }
         }
     }
     Ok(())

@@ -93,7 +93,11 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
 ) -> (Vec<Node<T, B>>, Vec<Face>) {
     let mut tris = triangles.to_vec();
     let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
-    let ctx = Context { vertices, options, progress };
+    let ctx = Context {
+        vertices,
+        options,
+        progress,
+    };
     let root = subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0);
     let faces = tris
         .into_iter()
@@ -112,7 +116,10 @@ pub(crate) struct Progress<'a> {
 
 impl<'a> Progress<'a> {
     pub(crate) fn new(report: &'a (dyn Fn(usize) + Sync)) -> Self {
-        Self { done: std::sync::atomic::AtomicUsize::new(0), report }
+        Self {
+            done: std::sync::atomic::AtomicUsize::new(0),
+            report,
+        }
     }
 
     fn leaf(&self, count: usize) {
@@ -154,8 +161,7 @@ fn subtree<T: Real, B: BoundingVolume<T>>(
     let (tris_l, tris_r) = tris.split_at_mut(mid);
     let (ids_l, ids_r) = ids.split_at_mut(mid);
     let mut left = move || subtree::<T, B>(ctx, tris_l, ids_l, start, depth + 1);
-    let mut right =
-        move || subtree::<T, B>(ctx, tris_r, ids_r, start + mid, depth + 1);
+    let mut right = move || subtree::<T, B>(ctx, tris_r, ids_r, start + mid, depth + 1);
     let (l, r) = if count >= options.parallel_threshold {
         rayon::join(left, right)
     } else {

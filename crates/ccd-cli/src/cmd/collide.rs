@@ -107,9 +107,7 @@ impl Typed for Job<'_> {
                 Source::Mesh(mesh) => Ok(Model::from_bvh(
                     build_tree::<T, B>(&mesh, &options, &input.path)?.0,
                 )),
-                Source::Bvh(file) => {
-                    Model::from_file(file).map_err(|e| in_file(&input.path, e))
-                }
+                Source::Bvh(file) => Model::from_file(file).map_err(|e| in_file(&input.path, e)),
             }
         };
         let (a, b) = (model(self.a)?, model(self.b)?);
