@@ -16,7 +16,9 @@ pub mod io;
 mod model;
 
 pub use ccd_bv::{Aabb, BoundingVolume, BvKind, FitMethod, Obb, Pose, Real, Sphere, nalgebra};
-pub use ccd_bvh::{BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats};
+pub use ccd_bvh::{
+    BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats,
+};
 pub use ccd_query::{
     CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, QueryStats,
 };
