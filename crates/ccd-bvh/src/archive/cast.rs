@@ -9,10 +9,10 @@ use crate::Node;
 pub(crate) fn cast_nodes<T: Real, B: BoundingVolume<T>>(bytes: &[u8]) -> Option<&[Node<T, B>]> {
     let size = size_of::<Node<T, B>>();
     let no_padding = size == size_of::<B>() + size_of::<T::Bits>()
-        && size_of::<B>() % align_of::<T::Bits>() == 0;
+        && size_of::<B>().is_multiple_of(align_of::<T::Bits>());
     if !no_padding
-        || bytes.len() % size != 0
-        || (bytes.as_ptr() as usize) % align_of::<Node<T, B>>() != 0
+        || !bytes.len().is_multiple_of(size)
+        || !(bytes.as_ptr() as usize).is_multiple_of(align_of::<Node<T, B>>())
     {
         return None;
     }

@@ -198,7 +198,7 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
         )));
     }
     let body = &bytes[PREAMBLE_LEN..];
-    if (body.as_ptr() as usize) % 16 != 0 {
+    if !(body.as_ptr() as usize).is_multiple_of(16) {
         return Err(FileError::Misaligned);
     }
     let image: &ArchivedImage = if checked {

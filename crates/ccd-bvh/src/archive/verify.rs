@@ -25,11 +25,14 @@ fn corrupt(what: impl Into<String>) -> FileError {
     FileError::Corrupt(what.into())
 }
 
-/// The typed blocks of a parsed file; `None` if a block cannot be cast.
+/// The node, face and vertex blocks of a file, typed.
+pub(crate) type Blocks<'a, T, B> = (&'a [Node<T, B>], &'a [Face], &'a [[T; 3]]);
+
+/// The typed blocks of a parsed file; an error if a block cannot be cast.
 pub(crate) fn blocks<'a, T: Real, B: BoundingVolume<T>>(
     bytes: &'a [u8],
     s: &Sections,
-) -> Result<(&'a [Node<T, B>], &'a [Face], &'a [[T; 3]]), FileError> {
+) -> Result<Blocks<'a, T, B>, FileError> {
     let nodes = cast_nodes::<T, B>(&bytes[s.nodes.clone()])
         .ok_or_else(|| corrupt("node block misaligned"))?;
     let faces = cast_plain::<Face>(&bytes[s.faces.clone()])
