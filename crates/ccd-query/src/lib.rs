@@ -7,6 +7,7 @@
 //! | query | guarantee |
 //! |---|---|
 //! | [`collide`] | exact contact set (orientation predicates on B's vertices mapped into A's frame); touching counts |
+//! | [`time_of_impact`] | conservative: the bracket's `t_lo` is never later than the first contact of the two moving meshes |
 //!
 //! Every result carries [`QueryStats`]: exact counts of volume tests,
 //! triangle tests and contacts.
@@ -16,7 +17,13 @@ mod engine;
 pub mod primitive;
 mod request;
 mod stats;
+pub mod toi;
 
+/// Re-export of the motion crate whose trait [`time_of_impact`] takes.
+pub use ccd_motion;
 pub use collide::{CollideResult, ContactPair, collide, collide_brute_force, collide_relative};
 pub use request::{CollideRequest, ContactMode, DescentRule};
 pub use stats::QueryStats;
+pub use toi::{
+    ContinuousVolume, Feature, Toi, ToiMode, ToiRequest, ToiResult, ToiStats, time_of_impact,
+};

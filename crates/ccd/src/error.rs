@@ -13,6 +13,12 @@ pub enum Error {
     /// A mesh file could not be read, or its mesh could not be built.
     #[error(transparent)]
     Mesh(#[from] crate::io::MeshError),
+    /// A query request has an invalid field.
+    #[error("invalid request: {reason}")]
+    InvalidRequest {
+        /// What is wrong.
+        reason: String,
+    },
     /// A pose given to a query has a NaN or infinite component.
     #[error("the pose of model {which} is not finite")]
     NonFinitePose {

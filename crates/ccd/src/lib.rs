@@ -8,6 +8,7 @@
 //! | query | guarantee |
 //! |---|---|
 //! | [`collide`] | exact set of intersecting triangle pairs (touching counts), all or first |
+//! | [`time_of_impact`] | conservative first time of contact of two moving models: `t_lo` never late |
 //!
 //! Every result carries [`QueryStats`] with exact operation counts.
 
@@ -22,6 +23,7 @@ pub use ccd_bvh::{
 pub use ccd_query::{
     CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, QueryStats,
 };
+pub use ccd_query::{Feature, Toi, ToiMode, ToiRequest, ToiResult, ToiStats};
 pub use error::Error;
 pub use io::{MeshData, MeshError};
 pub use model::Model;
@@ -52,6 +54,43 @@ where
     check_pose(pose_a, 'a')?;
     check_pose(pose_b, 'b')?;
     Ok(ccd_query::collide(a, pose_a, b, pose_b, request))
+}
+
+/// First time of impact of `a` carried by `motion_a` and `b` carried by `motion_b` (model → world motions
+/// over normalised time t ∈ [0, 1]).
+///
+/// # Guarantee
+/// Conservative: `t_lo` is never later than the first contact, and `None` means no contact in `[0, t_max]`
+/// (see [`ccd_query::time_of_impact`]).
+///
+/// # Errors
+/// [`Error::NonFinitePose`] with `which` = `'a'` or `'b'` if a motion's pose at t = 0 or 1 is not finite;
+/// [`Error::InvalidRequest`] if the request has a NaN, infinite or negative field.
+pub fn time_of_impact<T, A, B, MA, MB>(
+    a: &A,
+    motion_a: &MA,
+    b: &B,
+    motion_b: &MB,
+    request: &ToiRequest<T>,
+) -> Result<ToiResult<T>, Error>
+where
+    T: Real,
+    A: Hierarchy<Scalar = T>,
+    B: Hierarchy<Scalar = T, Bv = A::Bv>,
+    A::Bv: ccd_query::ContinuousVolume<T>,
+    MA: ccd_query::ccd_motion::Motion<T> + ?Sized,
+    MB: ccd_query::ccd_motion::Motion<T> + ?Sized,
+{
+    for t in [T::zero(), T::one()] {
+        check_pose(&motion_a.pose(t), 'a')?;
+        check_pose(&motion_b.pose(t), 'b')?;
+    }
+    if !request.is_valid() {
+        return Err(Error::InvalidRequest {
+            reason: "a time-of-impact request field is NaN, infinite or negative".into(),
+        });
+    }
+    Ok(ccd_query::time_of_impact(a, motion_a, b, motion_b, request))
 }
 
 fn check_pose<T: Real>(pose: &Isometry3<T>, which: char) -> Result<(), Error> {

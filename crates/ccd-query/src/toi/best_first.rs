@@ -1,0 +1,298 @@
+//! Best-first traversal of the node-pair × time-interval tree, earliest interval first.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashSet};
+
+use ccd_bv::BoundingVolume;
+use ccd_bv::Real;
+use ccd_bv::moving::moving_triangle_triangle;
+use ccd_bvh::Hierarchy;
+use ccd_motion::Motion;
+use nalgebra::Vector3;
+
+use super::ContinuousVolume;
+use super::describe::{ModelPair, describe, feature_distance, feature_of};
+use super::leaf::{Bracket, Tri, earliest};
+use super::request::{Feature, Toi, ToiMode, ToiRequest, ToiStats};
+
+/// A queue entry: node pair and time interval, ordered earliest start first.
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    t0: T,
+    t1: T,
+    na: u32,
+    nb: u32,
+}
+
+impl<T: Real> Entry<T> {
+    fn key(&self) -> (f64, f64, u32, u32) {
+        (
+            self.t0.to_f64_exact(),
+            self.t1.to_f64_exact(),
+            self.na,
+            self.nb,
+        )
+    }
+}
+
+impl<T: Real> PartialEq for Entry<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl<T: Real> Eq for Entry<T> {}
+impl<T: Real> PartialOrd for Entry<T> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<T: Real> Ord for Entry<T> {
+    /// Reversed (`BinaryHeap` is a max-heap): earlier start, then shorter interval, then lower nodes first.
+    fn cmp(&self, o: &Self) -> Ordering {
+        let (a, b) = (self.key(), o.key());
+        b.0.total_cmp(&a.0)
+            .then(b.1.total_cmp(&a.1))
+            .then(b.2.cmp(&a.2))
+            .then(b.3.cmp(&a.3))
+    }
+}
+
+/// The traversal state shared by the leaf handlers.
+pub(crate) struct Search<'q, T: Real, MA: ?Sized, MB: ?Sized> {
+    pub motion_a: &'q MA,
+    pub motion_b: &'q MB,
+    pub request: ToiRequest<T>,
+    /// Displacements of both motions when both are pure translations (and `min_separation` is 0).
+    pub translation: Option<(Vector3<T>, Vector3<T>)>,
+    pub stats: ToiStats,
+    pub best: Option<Toi<T>>,
+    pub found: Vec<Toi<T>>,
+    tested: HashSet<(usize, usize)>,
+}
+
+impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, MA, MB> {
+    pub fn new(
+        motion_a: &'q MA,
+        motion_b: &'q MB,
+        request: ToiRequest<T>,
+        stats: ToiStats,
+    ) -> Self {
+        let translation = match (
+            motion_a.is_pure_translation(),
+            motion_b.is_pure_translation(),
+        ) {
+            (Some(da), Some(db)) if request.min_separation <= T::zero() => Some((da, db)),
+            _ => None,
+        };
+        Self {
+            motion_a,
+            motion_b,
+            request,
+            translation,
+            stats,
+            best: None,
+            found: Vec::new(),
+            tested: HashSet::new(),
+        }
+    }
+
+    fn first_only(&self) -> bool {
+        self.request.mode == ToiMode::FirstContact
+    }
+
+    /// `true` once no entry starting at `t0` can change the answer.
+    fn done_at(&self, t0: T) -> bool {
+        match &self.best {
+            Some(b) if self.first_only() => t0 >= b.t_lo,
+            Some(b) => t0 > b.t_hi,
+            None => false,
+        }
+    }
+
+    /// Walks the node pairs of `a` and `b` over `[0, t_max]`.
+    pub fn run<A, B>(&mut self, a: &A, b: &B)
+    where
+        A: Hierarchy,
+        B: Hierarchy<Scalar = T, Bv = A::Bv>,
+        A::Bv: ContinuousVolume<T>,
+        A: Hierarchy<Scalar = T>,
+    {
+        if a.nodes().is_empty() || b.nodes().is_empty() {
+            return;
+        }
+        let mut heap = BinaryHeap::new();
+        heap.push(Entry {
+            t0: T::zero(),
+            t1: self.request.t_max,
+            na: 0,
+            nb: 0,
+        });
+        self.stats.queue_pushes += 1;
+        let half = T::lit(0.5);
+        while let Some(en) = heap.pop() {
+            if self.done_at(en.t0) {
+                break;
+            }
+            let (na, nb) = (&a.nodes()[en.na as usize], &b.nodes()[en.nb as usize]);
+            let (ea, eb) = (
+                self.motion_a.enclose(en.t0, en.t1),
+                self.motion_b.enclose(en.t0, en.t1),
+            );
+            self.stats.motion_enclosures += 2;
+            self.stats.bv_tests += 1;
+            if na.bv.disjoint_over(&ea, &nb.bv, &eb) {
+                continue;
+            }
+            if na.is_leaf() && nb.is_leaf() {
+                for fa in na.leaf_faces() {
+                    for fb in nb.leaf_faces() {
+                        self.leaf_pair(a, fa, b, fb, (en.t0, en.t1));
+                    }
+                }
+                continue;
+            }
+            let (da, db) = (na.bv.diameter(), nb.bv.diameter());
+            let reach = |c: [T; 3], d: T| Vector3::from(c).norm() + d * half;
+            let sweep = ea.trans_width()
+                + ea.rot_width() * reach(na.bv.centre(), da)
+                + eb.trans_width()
+                + eb.rot_width() * reach(nb.bv.centre(), db);
+            let mid = en.t0 + (en.t1 - en.t0) * half;
+            let splittable = en.t1 - en.t0 > self.request.tolerance && en.t0 < mid && mid < en.t1;
+            if splittable && sweep > da.max(db) {
+                heap.push(Entry { t1: mid, ..en });
+                heap.push(Entry { t0: mid, ..en });
+                self.stats.queue_pushes += 2;
+                continue;
+            }
+            let split_a = nb.is_leaf() || (!na.is_leaf() && da >= db);
+            for k in 0..2 {
+                let child = if split_a {
+                    Entry {
+                        na: (na.first_child() + k) as u32,
+                        ..en
+                    }
+                } else {
+                    Entry {
+                        nb: (nb.first_child() + k) as u32,
+                        ..en
+                    }
+                };
+                heap.push(child);
+                self.stats.queue_pushes += 1;
+            }
+        }
+    }
+
+    /// Tests faces `fa` of `a` and `fb` of `b` over `[t0, t1]` and records what it finds.
+    fn leaf_pair<A, B>(&mut self, a: &A, fa: usize, b: &B, fb: usize, (t0, t1): (T, T))
+    where
+        A: Hierarchy<Scalar = T>,
+        B: Hierarchy<Scalar = T>,
+    {
+        let (ta, tb) = (a.triangle(fa), b.triangle(fb));
+        let pair = ModelPair {
+            a: ta.map(Vector3::from),
+            b: tb.map(Vector3::from),
+        };
+        let (ida, idb) = (a.faces()[fa].id, b.faces()[fb].id);
+        let bracket = if let Some((da, db)) = self.translation {
+            if !self.tested.insert((fa, fb)) {
+                return;
+            }
+            self.translated(&pair, &da, &db)
+        } else {
+            let limit = match &self.best {
+                Some(b) if self.first_only() => (b.t_lo, true),
+                Some(b) => (b.t_hi, false),
+                None => (self.request.t_max, false),
+            };
+            earliest(
+                &Tri::new(&ta),
+                self.motion_a,
+                &Tri::new(&tb),
+                self.motion_b,
+                (t0, t1, self.request.t_max),
+                limit,
+                self.request.tolerance,
+                self.request.min_separation,
+                self.request.max_iterations.max(1),
+                &mut self.stats,
+            )
+        };
+        let Some(br) = bracket else { return };
+        let features: Vec<Feature> = (0..15)
+            .filter(|i| br.features & (1 << i) != 0)
+            .map(feature_of)
+            .collect();
+        let make = |feature: Feature| {
+            let (point, normal) = describe(
+                &pair,
+                self.motion_a,
+                self.motion_b,
+                feature,
+                (br.t_lo, br.t_hi),
+            );
+            Toi {
+                t_lo: br.t_lo,
+                t_hi: br.t_hi,
+                tri_a: ida,
+                tri_b: idb,
+                feature,
+                point,
+                normal,
+            }
+        };
+        if self.first_only() {
+            if self.best.as_ref().is_some_and(|b| b.t_lo <= br.t_lo) {
+                return;
+            }
+            // The surviving feature closest at t_hi describes the contact.
+            let dist =
+                |f: &Feature| feature_distance(&pair, self.motion_a, self.motion_b, *f, br.t_hi);
+            let f = features
+                .iter()
+                .copied()
+                .min_by(|x, y| dist(x).partial_cmp(&dist(y)).unwrap_or(Ordering::Equal))
+                .unwrap_or(Feature::Overlap);
+            self.best = Some(make(f));
+        } else {
+            for f in features {
+                let toi = make(f);
+                if self.best.as_ref().is_none_or(|b| toi.t_lo < b.t_lo) {
+                    self.best = Some(toi);
+                }
+                self.found.push(toi);
+            }
+        }
+    }
+
+    /// Constant-velocity (Eberly) test of one triangle pair over `[0, t_max]`.
+    fn translated(
+        &mut self,
+        pair: &ModelPair<T>,
+        da: &Vector3<T>,
+        db: &Vector3<T>,
+    ) -> Option<Bracket<T>> {
+        self.stats.primitive_tests += 1;
+        let (pa, pb) = (self.motion_a.pose(T::zero()), self.motion_b.pose(T::zero()));
+        let wa = pair.a.map(|v| pa.transform_point(&v.into()).coords.into());
+        let wb = pair.b.map(|v| pb.transform_point(&v.into()).coords.into());
+        let t_max = self.request.t_max;
+        let time = moving_triangle_triangle(&wa, da, &wb, db, t_max).time()?;
+        let time = time.max(T::zero()).min(t_max);
+        let width = self.request.tolerance.max(T::EPSILON * T::lit(64.0));
+        let t_hi = (time + width).min(t_max);
+        // The closest feature at t_hi names the contact.
+        let dist =
+            |bit: u32| feature_distance(pair, self.motion_a, self.motion_b, feature_of(bit), t_hi);
+        let bit = (0..15u32)
+            .min_by(|x, y| dist(*x).partial_cmp(&dist(*y)).unwrap_or(Ordering::Equal))
+            .unwrap_or(0);
+        Some(Bracket {
+            t_lo: time,
+            t_hi,
+            features: 1 << bit,
+        })
+    }
+}
