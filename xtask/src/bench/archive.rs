@@ -145,8 +145,8 @@ fn measure<T: Real>(
     let (save_ms, ()) = timed(repeats, || Ok(model.save(path)?))?;
     let file_bytes = std::fs::metadata(path)?.len();
     let (open_ms, _) = timed(repeats, || Ok(Model::<T, Obb<T>>::open(path)?))?;
-    // SAFETY: the file was written by `save` just above and is not modified.
     let (open_unchecked_ms, _) = timed(repeats, || {
+        // SAFETY: the file was written by `save` just above and is not modified.
         Ok(unsafe { Model::<T, Obb<T>>::open_unchecked(path) }?)
     })?;
     // A probe: the same sphere, shifted by one radius and turned, so the
