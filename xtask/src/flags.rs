@@ -22,7 +22,10 @@ pub struct Cli {
 
 /// The tasks.
 #[derive(Debug, Subcommand)]
-#[allow(clippy::enum_variant_names, reason = "the variants name the `bench-*` subcommands")]
+#[allow(
+    clippy::enum_variant_names,
+    reason = "the variants name the `bench-*` subcommands"
+)]
 pub enum Command {
     /// Parallel close proximity (thesis §5.3.2, Fig. 5.11; Fig. 5.17 with
     /// --levels): two concentric tessellated spheres a gap ε apart, mean BV
