@@ -39,6 +39,29 @@ pub enum Command {
     /// unchecked open, and the first query after opening, for OBB trees of a
     /// large icosphere in f32 and f64.
     BenchArchive(ArchiveFlags),
+    /// Continuous collision: time of impact on the digest's oracle scenes and on moving 1,280-triangle
+    /// spheres (approach, spinning approach, shell tunnelling, concentric spin), against analytic times
+    /// and dense discrete sampling; false negatives, false positives, time per query.
+    BenchCcd(CcdFlags),
+}
+
+/// Flags of `bench-ccd`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Defaults: 50 timed queries per scene (median, single thread), ground truth of the sphere \
+scenes from 2,000 discrete samples. --quick: 5 queries, 400 samples. Exits non-zero on any false negative.\n\n\
+Example:\n  cargo xtask bench-ccd --json bench-out/ccd.json"
+)]
+pub struct CcdFlags {
+    /// Timed queries per scene [default: 50; 5 with --quick]; a scene starts no new query after 5 s.
+    #[arg(long)]
+    pub queries: Option<usize>,
+    /// Small, fast configuration (indicative numbers only).
+    #[arg(long)]
+    pub quick: bool,
+    /// Also write a JSON summary to this path.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 /// Flags of `bench-archive`.

@@ -6,7 +6,9 @@
 //! - `cargo xtask bench-transverse`: transverse contact against tessellation
 //!   density (Figs. 5.21–5.23);
 //! - `cargo xtask bench-archive`: build, save, validated and unchecked
-//!   memory-mapped open, and first-query latency of `.bvh` files.
+//!   memory-mapped open, and first-query latency of `.bvh` files;
+//! - `cargo xtask bench-ccd`: continuous collision (time of impact) against
+//!   analytic oracles and dense discrete sampling.
 //!
 //! Every suite prints a stamped header (host, revision, seed), CSV rows on
 //! stdout and in `--out`, a comparison block against the thesis numbers, SVG
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Command::BenchProximity(flags) => bench::proximity::run(&flags),
         Command::BenchTransverse(flags) => bench::transverse::run(&flags),
         Command::BenchArchive(flags) => bench::archive::run(&flags),
+        Command::BenchCcd(flags) => bench::ccd::run(&flags),
     };
     match outcome {
         Ok(bench::Verdict::Pass) => ExitCode::SUCCESS,

@@ -30,6 +30,9 @@ pub enum Command {
     /// Find the intersecting triangle pairs of two placed models.
     #[command(after_long_help = POSE_HELP)]
     Collide(CollideArgs),
+    /// Conservative first time of contact of two moving models over normalised time [0, t_max].
+    #[command(after_long_help = TOI_HELP)]
+    Toi(Box<ToiArgs>),
 }
 
 /// `ccd build`.
@@ -81,6 +84,39 @@ pub struct CollideArgs {
     /// How to build the trees of mesh inputs. A .bvh input fixes the scalar
     /// and volume type: meshes are then built to match it, and asking for
     /// another type is an error.
+    #[command(flatten)]
+    pub tree: TreeArgs,
+}
+
+/// `ccd toi`.
+#[derive(Debug, Args)]
+pub struct ToiArgs {
+    /// Model A: a mesh (built in memory) or a .bvh file.
+    pub a: PathBuf,
+    /// Model B: a mesh (built in memory) or a .bvh file.
+    pub b: PathBuf,
+    /// Motion of A over t in [0, 1] (see MOTION below).
+    #[arg(long, value_name = "MOTION", value_parser = parse_motion, allow_hyphen_values = true)]
+    pub motion_a: MotionArg,
+    /// Motion of B over t in [0, 1] (see MOTION below).
+    #[arg(long, value_name = "MOTION", value_parser = parse_motion, allow_hyphen_values = true)]
+    pub motion_b: MotionArg,
+    /// Start pose of A (see POSE below); default: identity. Not with an interp motion.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_a: Option<PoseArg>,
+    /// Start pose of B (see POSE below); default: identity. Not with an interp motion.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_b: Option<PoseArg>,
+    /// Width of the reported bracket [t_lo, t_hi] in normalised time.
+    #[arg(long, value_name = "T", default_value_t = 1e-6, value_parser = parse_non_negative)]
+    pub tolerance: f64,
+    /// End of the searched interval [0, t_max] (at most 1).
+    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_non_negative)]
+    pub t_max: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How to build the trees of mesh inputs (a .bvh input fixes the types, as for `collide`).
     #[command(flatten)]
     pub tree: TreeArgs,
 }
@@ -202,6 +238,140 @@ POSE (model frame -> world frame), comma-separated numbers, no spaces needed:
 The rotation is applied first: x_world = R x_model + t. Negative numbers are
 fine (--pose-b -1,0,0). NaN and infinite values are refused.";
 
+/// The MOTION and POSE syntax, shown by `ccd toi --help`.
+const TOI_HELP: &str = "\
+MOTION (normalised time t in [0, 1], world frame, angles in radians):
+  static                               rest at the start pose
+  translate:dx,dy,dz                   slide by (dx,dy,dz)
+  screw:ax,ay,az,angle,distance        turn by angle about the axis (ax,ay,az) through the
+                                       model origin's start position, sliding distance along it
+  rotate-translate:ax,ay,az,angle,dx,dy,dz
+                                       turn by angle about the axis (ax,ay,az) through the
+                                       model origin while it slides by (dx,dy,dz)
+  interp:POSE0;POSE1                   linear position, short-arc slerp orientation from POSE0
+                                       (t = 0) to POSE1 (t = 1); gives its own start pose
+The start pose is --pose-a/--pose-b (identity by default). Axes need not be unit length but
+must not be zero. Quote specs containing ';' in the shell.
+Output: 't_lo t_hi' (no contact before t_lo; the features touch within the tolerance somewhere
+in [t_lo, t_hi]), the triangle pair, the features, the world point and normal, and the
+counters; or 'no contact in [0, t_max]' (certified).
+
+POSE (model frame -> world frame), comma-separated numbers:
+  tx,ty,tz | tx,ty,tz,rx,ry,rz (rotation vector) | tx,ty,tz,qw,qx,qy,qz (unit quaternion)
+
+Examples:
+  ccd toi a.obj b.obj --motion-a static --motion-b translate:-6,0,0 --pose-b 3,0,0
+  ccd toi a.bvh b.obj --motion-a rotate-translate:0,0,1,20,1,0,0 --motion-b static --json
+  ccd toi a.obj b.obj --motion-a static --motion-b 'interp:3,0,0;-3,0,0,0,0,3.14'";
+
+/// A parsed MOTION, kept in `f64` until the scalar type of the query is known.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MotionArg {
+    /// `static`.
+    Static,
+    /// `translate:dx,dy,dz`.
+    Translate([f64; 3]),
+    /// `screw:ax,ay,az,angle,distance`.
+    Screw {
+        /// Axis direction (non-zero, not normalised).
+        axis: [f64; 3],
+        /// Turn in radians.
+        angle: f64,
+        /// Slide along the axis.
+        distance: f64,
+    },
+    /// `rotate-translate:ax,ay,az,angle,dx,dy,dz`.
+    RotateTranslate {
+        /// Axis direction (non-zero, not normalised).
+        axis: [f64; 3],
+        /// Turn in radians.
+        angle: f64,
+        /// Displacement of the model origin.
+        displacement: [f64; 3],
+    },
+    /// `interp:POSE0;POSE1`.
+    Interp(PoseArg, PoseArg),
+}
+
+/// Parses `n` comma-separated finite numbers.
+fn numbers(s: &str, n: usize, what: &str) -> Result<Vec<f64>, String> {
+    let v = s
+        .split(',')
+        .map(|part| match part.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!("{what}: {:?} is not a finite number", part.trim())),
+        })
+        .collect::<Result<Vec<f64>, String>>()?;
+    if v.len() == n {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{what} takes {n} comma-separated numbers, got {}",
+            v.len()
+        ))
+    }
+}
+
+/// A non-zero axis direction.
+fn axis(v: &[f64], what: &str) -> Result<[f64; 3], String> {
+    let a = [v[0], v[1], v[2]];
+    if a.iter().all(|c| *c == 0.0) {
+        Err(format!("{what}: the axis is zero"))
+    } else {
+        Ok(a)
+    }
+}
+
+/// Parses MOTION (see [`TOI_HELP`]).
+pub fn parse_motion(s: &str) -> Result<MotionArg, String> {
+    let (kind, rest) = s.split_once(':').unwrap_or((s, ""));
+    match kind.trim() {
+        "static" if rest.trim().is_empty() => Ok(MotionArg::Static),
+        "static" => Err("static takes no numbers".into()),
+        "translate" => {
+            let v = numbers(rest, 3, "translate:dx,dy,dz")?;
+            Ok(MotionArg::Translate([v[0], v[1], v[2]]))
+        }
+        "screw" => {
+            let what = "screw:ax,ay,az,angle,distance";
+            let v = numbers(rest, 5, what)?;
+            Ok(MotionArg::Screw {
+                axis: axis(&v, what)?,
+                angle: v[3],
+                distance: v[4],
+            })
+        }
+        "rotate-translate" => {
+            let what = "rotate-translate:ax,ay,az,angle,dx,dy,dz";
+            let v = numbers(rest, 7, what)?;
+            Ok(MotionArg::RotateTranslate {
+                axis: axis(&v, what)?,
+                angle: v[3],
+                displacement: [v[4], v[5], v[6]],
+            })
+        }
+        "interp" => {
+            let (p0, p1) = rest
+                .split_once(';')
+                .ok_or("interp:POSE0;POSE1 needs two poses separated by ';'")?;
+            let p0 = parse_pose(p0).map_err(|e| format!("interp POSE0: {e}"))?;
+            let p1 = parse_pose(p1).map_err(|e| format!("interp POSE1: {e}"))?;
+            Ok(MotionArg::Interp(p0, p1))
+        }
+        other => Err(format!(
+            "unknown motion {other:?} (static, translate, screw, rotate-translate or interp)"
+        )),
+    }
+}
+
+/// Parses a finite, non-negative number.
+fn parse_non_negative(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a finite non-negative number")),
+    }
+}
+
 /// A parsed POSE: a translation and a unit quaternion, kept in `f64` until
 /// the scalar type of the query is known.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -304,6 +474,49 @@ mod tests {
             .isometry::<f32>();
         let x = q * ccd::nalgebra::Point3::new(1.0f32, 0.0, 0.0);
         assert!((x - ccd::nalgebra::Point3::new(0.0, 1.0, 0.0)).norm() < 1e-6);
+    }
+
+    #[test]
+    fn motions_parse() {
+        assert_eq!(parse_motion("static"), Ok(MotionArg::Static));
+        assert_eq!(
+            parse_motion("translate:-6,0,0.5"),
+            Ok(MotionArg::Translate([-6.0, 0.0, 0.5]))
+        );
+        assert_eq!(
+            parse_motion("screw:0,0,1,3.5,2"),
+            Ok(MotionArg::Screw {
+                axis: [0.0, 0.0, 1.0],
+                angle: 3.5,
+                distance: 2.0
+            })
+        );
+        assert_eq!(
+            parse_motion("rotate-translate:0,1,0,20,-6,0,0"),
+            Ok(MotionArg::RotateTranslate {
+                axis: [0.0, 1.0, 0.0],
+                angle: 20.0,
+                displacement: [-6.0, 0.0, 0.0]
+            })
+        );
+        let Ok(MotionArg::Interp(p0, p1)) = parse_motion("interp:1,0,0;0,0,0,0,0,1") else {
+            panic!("interp did not parse")
+        };
+        assert_eq!(p0, parse_pose("1,0,0").unwrap());
+        assert_eq!(p1, parse_pose("0,0,0,0,0,1").unwrap());
+        for bad in [
+            "",
+            "still",
+            "static:1",
+            "translate:1,2",
+            "translate:1,2,nan",
+            "screw:0,0,0,1,1",
+            "rotate-translate:1,0,0,1,2,3",
+            "interp:1,0,0",
+            "interp:1,0,0;x,0,0",
+        ] {
+            assert!(parse_motion(bad).is_err(), "{bad:?} was accepted");
+        }
     }
 
     #[test]

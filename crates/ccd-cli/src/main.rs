@@ -4,6 +4,7 @@
 //! ccd build mesh.obj -o mesh.bvh [--bv obb|aabb|sphere] [--f32] [--leaf-size N] [--fit hull|triangles]
 //! ccd info mesh.bvh [--json]
 //! ccd collide a.bvh b.obj --pose-b 0.5,0,0,0,0,1.57 [--first] [--json]
+//! ccd toi a.obj b.bvh --motion-a static --motion-b translate:-6,0,0 --pose-b 3,0,0 [--json]
 //! ```
 //!
 //! Every failure exits with status 1 (2 for command-line usage errors) and
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Build(a) => cmd::build::run(a, &mut out),
         Command::Info(a) => cmd::info::run(a, &mut out),
         Command::Collide(a) => cmd::collide::run(a, &mut out),
+        Command::Toi(a) => cmd::toi::run(a, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
@@ -71,7 +73,7 @@ fn usage_error(e: &clap::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        eprintln!("error: no command given (build, info or collide; see --help)");
+        eprintln!("error: no command given (build, info, collide or toi; see --help)");
         return code;
     }
     // clap renders "error: …", details on indented lines, then usage and a

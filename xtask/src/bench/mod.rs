@@ -8,17 +8,18 @@
 //! descend-largest-diameter, model-space updates, all-contacts collision.
 
 pub mod archive;
+pub mod ccd;
 mod levels;
 pub mod proximity;
 pub mod transverse;
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, ensure};
-use ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
-use ccd::{
+use ::ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
+use ::ccd::{
     Aabb, BoundingVolume, BuildOptions, CollideRequest, Model, Obb, QueryStats, Real, Sphere,
 };
+use anyhow::{Context, Result, ensure};
 use ccd_testkit::{Mesh, SplitMix64, random_rotation};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -127,7 +128,7 @@ pub fn run_queries<T: Real, B: BoundingVolume<T>>(
         .map(|(pa, pb)| {
             let (pa, pb) = (cast_pose::<T>(pa), cast_pose::<T>(pb));
             let start = Instant::now();
-            let result = ccd::collide(a, &pa, b, &pb, &request);
+            let result = ::ccd::collide(a, &pa, b, &pb, &request);
             let time = start.elapsed();
             let mut result = result?;
             result.contacts.sort_unstable();
@@ -338,9 +339,9 @@ mod tests {
         let (q, _) = rotation_pairs(1, 1)[0];
         let p = Isometry3::from_parts(Translation3::new(1.5, 0.0, 0.0), q);
         let p32 = cast_pose::<f32>(&p);
-        let v = ccd::nalgebra::Point3::new(0.3, -0.2, 0.9);
+        let v = ::ccd::nalgebra::Point3::new(0.3, -0.2, 0.9);
         let w64 = p * v;
-        let w32 = p32 * ccd::nalgebra::Point3::new(0.3f32, -0.2, 0.9);
+        let w32 = p32 * ::ccd::nalgebra::Point3::new(0.3f32, -0.2, 0.9);
         assert!((w64.x - f64::from(w32.x)).abs() < 1e-6 && (w64.z - f64::from(w32.z)).abs() < 1e-6);
     }
 }

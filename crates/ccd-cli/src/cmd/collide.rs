@@ -2,18 +2,18 @@
 
 use std::io::Write;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use ccd::{BoundingVolume, CollideRequest, CollideResult, Model, Real};
 use serde_json::json;
 
-use super::{Input, Source, Typed, build_tree, in_file, with_types};
-use crate::args::{CollideArgs, TreeKind};
+use super::{Input, Source, Typed, build_tree, in_file, resolve_kind, with_types};
+use crate::args::CollideArgs;
 
 /// Runs `ccd collide`.
 pub fn run(args: &CollideArgs, out: &mut dyn Write) -> Result<()> {
     let a = Input::read(&args.a)?;
     let b = Input::read(&args.b)?;
-    let kind = resolve_kind(args, &a, &b)?;
+    let kind = resolve_kind(&args.tree, &a, &b)?;
     let result = with_types(kind, Job { args, a, b })?;
     if args.json {
         let contacts: Vec<[u32; 2]> = result.contacts.iter().map(|c| [c.a, c.b]).collect();
@@ -55,40 +55,6 @@ pub fn run(args: &CollideArgs, out: &mut dyn Write) -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// The types of the query: those of the `.bvh` inputs if any (which must
-/// agree with each other and with any explicit `--bv`/`--f32`), else the
-/// requested ones.
-fn resolve_kind(args: &CollideArgs, a: &Input, b: &Input) -> Result<TreeKind> {
-    let files: Vec<(&Input, TreeKind)> = [a, b]
-        .into_iter()
-        .filter_map(|i| Some((i, i.file_kind()?)))
-        .collect();
-    let Some(&(first, kind)) = files.first() else {
-        return Ok(args.tree.kind());
-    };
-    if let Some(&(second, other)) = files.get(1)
-        && other != kind
-    {
-        bail!(
-            "{} is an {kind} tree but {} is an {other} tree; both models must have the same scalar \
-             and volume type (rebuild one with `ccd build --bv …`, adding `--f32` as needed)",
-            first.path.display(),
-            second.path.display(),
-        );
-    }
-    let requested = args.tree.kind();
-    let bv_conflict = args.tree.bv.is_some() && requested.bv != kind.bv;
-    let scalar_conflict = args.tree.f32 && requested.scalar != kind.scalar;
-    if bv_conflict || scalar_conflict {
-        bail!(
-            "{} is an {kind} tree, but --bv/--f32 ask for {requested} \
-             (a .bvh input decides the types; drop the flags or rebuild the file)",
-            first.path.display(),
-        );
-    }
-    Ok(kind)
 }
 
 struct Job<'a> {

@@ -5,19 +5,21 @@
 pub mod build;
 pub mod collide;
 pub mod info;
+pub mod toi;
 
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use ccd::io::MeshData;
 use ccd::{Aabb, BoundingVolume, BuildOptions, Bvh, Obb, Real, Sphere};
 use ccd_bvh::{BvhFile, ScalarKind};
+use ccd_query::ContinuousVolume;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::args::TreeKind;
+use crate::args::{TreeArgs, TreeKind};
 
 /// Meshes with more triangles than this get a progress bar while their
 /// tree is built (on stderr, and only when stderr is a terminal).
@@ -28,7 +30,7 @@ pub trait Typed {
     /// What the work returns.
     type Output;
     /// Does the work for one pair of types.
-    fn run<T: Real, B: BoundingVolume<T>>(self) -> Self::Output;
+    fn run<T: Real, B: ContinuousVolume<T>>(self) -> Self::Output;
 }
 
 /// Runs `job` with the types `kind` names: the only place where a runtime
@@ -123,6 +125,40 @@ pub fn in_file(
     } else {
         anyhow::Error::new(error).context(shown)
     }
+}
+
+/// The types of a two-model query: those of the `.bvh` inputs if any (which must
+/// agree with each other and with any explicit `--bv`/`--f32`), else the
+/// requested ones.
+pub fn resolve_kind(tree: &TreeArgs, a: &Input, b: &Input) -> Result<TreeKind> {
+    let files: Vec<(&Input, TreeKind)> = [a, b]
+        .into_iter()
+        .filter_map(|i| Some((i, i.file_kind()?)))
+        .collect();
+    let Some(&(first, kind)) = files.first() else {
+        return Ok(tree.kind());
+    };
+    if let Some(&(second, other)) = files.get(1)
+        && other != kind
+    {
+        bail!(
+            "{} is an {kind} tree but {} is an {other} tree; both models must have the same scalar \
+             and volume type (rebuild one with `ccd build --bv …`, adding `--f32` as needed)",
+            first.path.display(),
+            second.path.display(),
+        );
+    }
+    let requested = tree.kind();
+    let bv_conflict = tree.bv.is_some() && requested.bv != kind.bv;
+    let scalar_conflict = tree.f32 && requested.scalar != kind.scalar;
+    if bv_conflict || scalar_conflict {
+        bail!(
+            "{} is an {kind} tree, but --bv/--f32 ask for {requested} \
+             (a .bvh input decides the types; drop the flags or rebuild the file)",
+            first.path.display(),
+        );
+    }
+    Ok(kind)
 }
 
 /// Builds the tree of `mesh` (read from `path`), with a progress bar on

@@ -1,0 +1,176 @@
+//! End-to-end tests of `ccd toi` on the mesh fixtures: a bracket around the analytic time of a closing gap,
+//! a certified miss, and the one-line error contract for a malformed MOTION.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Runs `ccd` and returns (status, stdout, stderr).
+fn ccd(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ccd"))
+        .args(args)
+        .output()
+        .expect("the ccd binary runs");
+    (
+        out.status.code().expect("ccd exited, not killed"),
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
+
+/// The unit cube fixture (half-extent 0.5, centred at the origin).
+fn cube() -> String {
+    let path: PathBuf =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/meshes/cube.obj");
+    assert!(path.exists(), "missing fixture {}", path.display());
+    path.to_string_lossy().into_owned()
+}
+
+fn toi_json(args: &[&str]) -> Value {
+    let (code, stdout, stderr) = ccd(args);
+    assert_eq!(code, 0, "ccd failed: {stderr}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+#[test]
+fn approaching_cubes_bracket_the_analytic_time() {
+    // B starts at x = 3 and slides to x = −3: the faces x = ±0.5 meet when 3 − 6t = 1, t* = 1/3.
+    let c = cube();
+    let truth = 1.0 / 3.0;
+    for flags in [&[][..], &["--bv", "aabb"], &["--bv", "sphere"], &["--f32"]] {
+        let mut args = vec![
+            "toi",
+            &c,
+            &c,
+            "--motion-a",
+            "static",
+            "--motion-b",
+            "translate:-6,0,0",
+            "--pose-b",
+            "3,0,0",
+            "--json",
+        ];
+        args.extend_from_slice(flags);
+        let r = toi_json(&args);
+        assert_eq!(r["contact"], true, "{flags:?}: {r}");
+        let (lo, hi) = (
+            r["toi"]["t_lo"].as_f64().unwrap(),
+            r["toi"]["t_hi"].as_f64().unwrap(),
+        );
+        let slack = if flags.contains(&"--f32") {
+            1e-5
+        } else {
+            1e-12
+        };
+        assert!(
+            lo <= truth + slack && truth - slack <= hi,
+            "{flags:?}: [{lo}, {hi}]"
+        );
+        assert!(
+            hi - lo <= 2e-6 + 2.0 * slack,
+            "{flags:?}: bracket [{lo}, {hi}] too wide"
+        );
+        for field in [
+            "bv_tests",
+            "primitive_tests",
+            "queue_pushes",
+            "motion_enclosures",
+        ] {
+            assert!(r["stats"][field].is_u64(), "stats.{field} in {r}");
+        }
+    }
+
+    // Both move, in text form: A slides +3, B screws along x (no turn) by −3 from x = 3; same t* = 1/3.
+    let (code, stdout, stderr) = ccd(&[
+        "toi",
+        &c,
+        &c,
+        "--motion-a",
+        "translate:3,0,0",
+        "--motion-b",
+        "screw:1,0,0,0,-3",
+        "--pose-b",
+        "3,0,0",
+        "--tolerance",
+        "1e-4",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let first: Vec<f64> = stdout
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(first[0] <= truth && truth <= first[1] + 1e-9, "{stdout}");
+    assert!(
+        stdout.contains("triangles ") && stdout.contains("feature "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("bv_tests "), "{stdout}");
+}
+
+#[test]
+fn far_motion_gives_no_contact() {
+    let c = cube();
+    let r = toi_json(&[
+        "toi",
+        &c,
+        &c,
+        "--motion-a",
+        "rotate-translate:0,0,1,20,0,0,0",
+        "--motion-b",
+        "translate:0,6,0",
+        "--pose-b",
+        "3,0,0",
+        "--json",
+    ]);
+    assert_eq!(r["contact"], false, "{r}");
+    assert_eq!(r["toi"], Value::Null);
+    let (code, stdout, _) = ccd(&[
+        "toi",
+        &c,
+        &c,
+        "--motion-a",
+        "static",
+        "--motion-b",
+        "interp:3,0,0;3,5,0,0,0,3",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("no contact in [0, 1]"), "{stdout}");
+}
+
+#[test]
+fn malformed_motion_is_one_usage_error() {
+    let c = cube();
+    for spec in [
+        "translate:1,2",
+        "spin:0,0,1",
+        "screw:0,0,0,1,1",
+        "interp:1,0,0",
+    ] {
+        let (code, stdout, stderr) =
+            ccd(&["toi", &c, &c, "--motion-a", "static", "--motion-b", spec]);
+        assert_eq!(code, 2, "{spec}: {stderr}");
+        assert_eq!(stdout, "");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{spec}: {stderr:?}");
+        assert!(lines[0].starts_with("error: "), "{spec}: {stderr:?}");
+    }
+    // A start pose next to an interp motion is refused at run time (status 1, one line).
+    let (code, _, stderr) = ccd(&[
+        "toi",
+        &c,
+        &c,
+        "--motion-a",
+        "static",
+        "--motion-b",
+        "interp:3,0,0;0,0,0",
+        "--pose-b",
+        "1,0,0",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    assert!(stderr.starts_with("error: "), "{stderr:?}");
+}
