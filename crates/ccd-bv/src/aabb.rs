@@ -108,6 +108,15 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
         Vector3::from(self.half).norm() * T::lit(2.0)
     }
 
+    /// `4·s` with `s = (h₀² + h₁²) + h₂²`, summed as nalgebra's `norm` sums
+    /// it: the diameter is `2·fl(√s)`, whose square is within a relative `ε`
+    /// of `4s`.
+    #[inline]
+    fn diameter_squared(&self) -> T {
+        let [x, y, z] = self.half;
+        T::lit(4.0) * (x * x + y * y + z * z)
+    }
+
     /// `8·(h₀h₁ + h₁h₂ + h₂h₀)`.
     fn area(&self) -> T {
         let [x, y, z] = self.half;

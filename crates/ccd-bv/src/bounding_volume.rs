@@ -85,6 +85,21 @@ pub trait BoundingVolume<T: Real>:
         self.overlaps(other, &Pose::identity())
     }
 
+    /// `[a[0].overlaps_local(b[0]), a[1].overlaps_local(b[1])]`: the same
+    /// verdicts, computed together. Traversals test the two children of a
+    /// split node at once (against the same node of the other tree), which
+    /// lets implementations evaluate both tests in the lanes of SIMD
+    /// registers.
+    fn overlaps_local_pair(a: [&Self; 2], b: [&Self; 2]) -> [bool; 2] {
+        [a[0].overlaps_local(b[0]), a[1].overlaps_local(b[1])]
+    }
+
+    /// `[v[0].transformed(pose), v[1].transformed(pose)]`: the same volumes,
+    /// computed together (the two children of a split node of B).
+    fn transformed_pair(v: [&Self; 2], pose: &Pose<T>) -> [Self; 2] {
+        [v[0].transformed(pose), v[1].transformed(pose)]
+    }
+
     /// A lower bound on the distance between `self` and `other` (frames as in
     /// [`overlaps`](Self::overlaps)); 0 where they may overlap.
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T;
@@ -94,6 +109,19 @@ pub trait BoundingVolume<T: Real>:
 
     /// Largest distance between two points of the volume (descent rule).
     fn diameter(&self) -> T;
+
+    /// The square of [`diameter`](Self::diameter), possibly computed without
+    /// its square root: what the largest-diameter descent rule compares.
+    ///
+    /// # Contract
+    /// Within a relative `2ε` ([`Real::EPSILON`](crate::Real::EPSILON)) of
+    /// `diameter()²`, so that two squares further apart than that order the
+    /// diameters the same way; the rule compares the diameters themselves
+    /// only on near-ties.
+    fn diameter_squared(&self) -> T {
+        let d = self.diameter();
+        d * d
+    }
 
     /// Surface area (descent rule).
     fn area(&self) -> T;

@@ -3,7 +3,8 @@
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 
-use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit, sat};
+use crate::sat::{self, Lanes};
+use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit};
 
 /// An oriented box `{c + Σ_j s_j·h_j·axis_j : s_j ∈ [−1, 1]}` (closed).
 ///
@@ -76,14 +77,17 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     }
 
     /// Exact up to round-off: axes `R·axes`, centre `R·c + t`, same extents.
+    #[inline]
     fn transformed(&self, pose: &Pose<T>) -> Self {
-        let rot = pose.rot * self.rotation();
-        let center = pose.rot * Vector3::from(self.center) + pose.trans;
-        Self {
-            rot: rot.into(),
-            center: center.into(),
-            half: self.half,
-        }
+        let [moved] = transformed_lanes([self], pose);
+        moved
+    }
+
+    /// Both boxes moved in the two lanes of one computation ([`sat`]'s
+    /// lane scheme); bit-identical to [`transformed`](BoundingVolume::transformed).
+    #[inline(always)]
+    fn transformed_pair(v: [&Self; 2], pose: &Pose<T>) -> [Self; 2] {
+        transformed_lanes(v, pose)
     }
 
     /// The 15-axis SAT ([`sat::obb_disjoint`]) with the guard
@@ -100,32 +104,25 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         !sat::obb_disjoint(&r, &t, &self.half, &other.half, T::SAT_GUARD)
     }
 
-    /// The 15-axis SAT for two boxes in the same frame, computing row `i` of
-    /// `R = Aᵀ·B` and `T_i = A_i·(c_B − c_A)` only when A's axis `i` is
-    /// reached ([`sat::obb_disjoint_by_rows`]), so early exits are cheap.
+    /// The 15-axis SAT for two boxes in the same frame: `R = Aᵀ·B` and
+    /// `T = Aᵀ·(c_B − c_A)` by dot products, then
+    /// [`sat::obb_disjoint`]'s axes with the guard [`Real::SAT_GUARD`].
     ///
     /// # Guarantee
     /// As [`overlaps`](BoundingVolume::overlaps).
     #[inline]
     fn overlaps_local(&self, other: &Self) -> bool {
-        let d = [
-            other.center[0] - self.center[0],
-            other.center[1] - self.center[1],
-            other.center[2] - self.center[2],
-        ];
-        let dot = |u: &[T; 3], v: &[T; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-        let row = |i: usize| {
-            let ai = &self.rot[i];
-            (
-                [
-                    dot(ai, &other.rot[0]),
-                    dot(ai, &other.rot[1]),
-                    dot(ai, &other.rot[2]),
-                ],
-                dot(ai, &d),
-            )
-        };
-        !sat::obb_disjoint_by_rows(row, &self.half, &other.half, T::SAT_GUARD)
+        let [sep] = disjoint_local_lanes([self], [other]);
+        !sep
+    }
+
+    /// Both pairs in the two lanes of one SAT (see [`sat`]); the same
+    /// verdicts as [`overlaps_local`](BoundingVolume::overlaps_local), bit
+    /// for bit.
+    #[inline(always)]
+    fn overlaps_local_pair(a: [&Self; 2], b: [&Self; 2]) -> [bool; 2] {
+        let [s0, s1] = disjoint_local_lanes(a, b);
+        [!s0, !s1]
     }
 
     /// [`sat::obb_separation`] with the guard [`Real::SAT_GUARD`], shrunk by
@@ -147,6 +144,15 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         Vector3::from(self.half).norm() * T::lit(2.0)
     }
 
+    /// `4·s` with `s = (h₀² + h₁²) + h₂²`, summed as nalgebra's `norm` sums
+    /// it: the diameter is `2·fl(√s)`, whose square is within a relative `ε`
+    /// of `4s`.
+    #[inline]
+    fn diameter_squared(&self) -> T {
+        let [x, y, z] = self.half;
+        T::lit(4.0) * (x * x + y * y + z * z)
+    }
+
     /// `8·(h₀h₁ + h₁h₂ + h₂h₀)`.
     fn area(&self) -> T {
         let [x, y, z] = self.half;
@@ -163,5 +169,180 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     fn thickness(&self) -> T {
         let [x, y, z] = self.half;
         T::lit(2.0) * x.min(y).min(z)
+    }
+}
+
+/// `v[k]` moved by `pose` in lane `k`: axis `j` becomes `P·axis_j` and the
+/// centre `P·c + t`, each component summed as nalgebra's matrix products sum
+/// it (`(P_i0·x_0 + P_i1·x_1) + P_i2·x_2`), so every lane is bit-identical to
+/// `pose.rot * rotation()`.
+#[inline(always)]
+fn transformed_lanes<T: Real, const N: usize>(v: [&Obb<T>; N], pose: &Pose<T>) -> [Obb<T>; N] {
+    let p = |i: usize, k: usize| Lanes::splat(pose.rot[(i, k)]);
+    let apply = |x: [Lanes<T, N>; 3]| -> [Lanes<T, N>; 3] {
+        let row = |i: usize| p(i, 0) * x[0] + p(i, 1) * x[1] + p(i, 2) * x[2];
+        [row(0), row(1), row(2)]
+    };
+    let rot = [
+        apply(gather(v, |o| &o.rot[0])),
+        apply(gather(v, |o| &o.rot[1])),
+        apply(gather(v, |o| &o.rot[2])),
+    ];
+    let c = apply(gather(v, |o| &o.center));
+    let trans = |i: usize| Lanes::splat(pose.trans[i]);
+    let center = [c[0] + trans(0), c[1] + trans(1), c[2] + trans(2)];
+    let mut out = [Obb::zeroed(); N];
+    for (n, o) in out.iter_mut().enumerate() {
+        for (axis, lanes) in o.rot.iter_mut().zip(&rot) {
+            for (x, l) in axis.iter_mut().zip(lanes) {
+                *x = l.0[n];
+            }
+        }
+        for (x, l) in o.center.iter_mut().zip(&center) {
+            *x = l.0[n];
+        }
+        o.half = v[n].half;
+    }
+    out
+}
+
+/// Whether `a[k]` and `b[k]`, both in the same frame, are separated, in lane
+/// `k`: row `i` of `R = Aᵀ·B` and `T_i = A_i·(c_B − c_A)` as dot products
+/// (`(u_0·v_0 + u_1·v_1) + u_2·v_2`), then [`sat::obb_disjoint_lanes`] with
+/// the guard [`Real::SAT_GUARD`].
+#[inline(always)]
+fn disjoint_local_lanes<T: Real, const N: usize>(a: [&Obb<T>; N], b: [&Obb<T>; N]) -> [bool; N] {
+    let axes = |v: [&Obb<T>; N]| {
+        [
+            gather(v, |o| &o.rot[0]),
+            gather(v, |o| &o.rot[1]),
+            gather(v, |o| &o.rot[2]),
+        ]
+    };
+    let (a_axes, b_axes) = (axes(a), axes(b));
+    let (ca, cb) = (gather(a, |o| &o.center), gather(b, |o| &o.center));
+    let d = [cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]];
+    let dot = |u: &[Lanes<T, N>; 3], v: &[Lanes<T, N>; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    let row = |i: usize| {
+        let ai = &a_axes[i];
+        [
+            dot(ai, &b_axes[0]),
+            dot(ai, &b_axes[1]),
+            dot(ai, &b_axes[2]),
+        ]
+    };
+    let t = [
+        dot(&a_axes[0], &d),
+        dot(&a_axes[1], &d),
+        dot(&a_axes[2], &d),
+    ];
+    sat::obb_disjoint_lanes(
+        &[row(0), row(1), row(2)],
+        &t,
+        &gather(a, |o| &o.half),
+        &gather(b, |o| &o.half),
+        T::SAT_GUARD,
+    )
+}
+
+/// The 3-vector `field` of the boxes `v`, lane `k` from `v[k]`.
+#[inline(always)]
+fn gather<T: Real, const N: usize>(
+    v: [&Obb<T>; N],
+    field: impl Fn(&Obb<T>) -> &[T; 3],
+) -> [Lanes<T, N>; 3] {
+    let mut out = [Lanes::splat(T::zero()); 3];
+    for (k, o) in v.into_iter().enumerate() {
+        let x = field(o);
+        for c in 0..3 {
+            out[c].0[k] = x[c];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{UnitQuaternion, Vector3};
+
+    use super::*;
+
+    /// A small deterministic generator (xorshift64*), values in `[lo, hi)`.
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self, lo: f64, hi: f64) -> f64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            let u = (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
+            lo + (hi - lo) * u
+        }
+
+        fn rotation(&mut self) -> Matrix3<f64> {
+            let axis = Vector3::new(
+                self.next(-1.0, 1.0),
+                self.next(-1.0, 1.0),
+                self.next(-1.0, 1.0),
+            );
+            UnitQuaternion::from_scaled_axis(axis * self.next(0.0, 3.0))
+                .to_rotation_matrix()
+                .into_inner()
+        }
+
+        fn obb(&mut self) -> Obb<f64> {
+            let (scale, spread) = (self.next(0.0, 1.0), self.next(0.0, 1.0));
+            Obb {
+                rot: self.rotation().into(),
+                center: [0; 3].map(|_| self.next(-spread, spread)),
+                half: [0; 3].map(|_| self.next(0.0, scale)),
+            }
+        }
+    }
+
+    /// The pair and single-lane paths are the same computation: moved boxes
+    /// bit-identical (also to nalgebra's products), and the same verdicts.
+    #[test]
+    fn pair_paths_match_single_paths() {
+        let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+        let mut overlapping = 0;
+        for _ in 0..20_000 {
+            let pose = Pose::from_parts(
+                g.rotation(),
+                Vector3::new(g.next(-1.0, 1.0), g.next(-1.0, 1.0), g.next(-1.0, 1.0)),
+            );
+            let (b0, b1) = (g.obb(), g.obb());
+            let moved = Obb::transformed_pair([&b0, &b1], &pose);
+            for (m, b) in moved.iter().zip([&b0, &b1]) {
+                assert_eq!(*m, b.transformed(&pose));
+                let rot: [[f64; 3]; 3] = (pose.rot * b.rotation()).into();
+                let center: [f64; 3] = (pose.rot * Vector3::from(b.center) + pose.trans).into();
+                assert_eq!((m.rot, m.center, m.half), (rot, center, b.half));
+            }
+            let (a0, a1) = (g.obb(), g.obb());
+            for (x, y) in [
+                ([&a0, &a1], [&moved[0], &moved[0]]),
+                ([&a0, &a0], [&moved[0], &moved[1]]),
+            ] {
+                let pair = Obb::overlaps_local_pair(x, y);
+                assert_eq!(pair, [x[0].overlaps_local(y[0]), x[1].overlaps_local(y[1])]);
+                overlapping += usize::from(pair[0]) + usize::from(pair[1]);
+            }
+        }
+        assert!(
+            (8_000..72_000).contains(&overlapping),
+            "{overlapping} of 80000: unbalanced sample"
+        );
+    }
+
+    /// `diameter_squared` is within a relative `2ε` of `diameter()²`.
+    #[test]
+    fn diameter_squared_matches_diameter() {
+        let mut g = Gen(7);
+        for _ in 0..10_000 {
+            let o = g.obb();
+            let d = o.diameter();
+            assert!((o.diameter_squared() - d * d).abs() <= 2.0 * f64::EPSILON * d * d);
+        }
     }
 }
