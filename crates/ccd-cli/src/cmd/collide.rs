@@ -3,10 +3,10 @@
 use std::io::Write;
 
 use anyhow::Result;
-use ccd::{BoundingVolume, CollideRequest, CollideResult, Model, Real};
+use ccd::{BoundingVolume, CollideRequest, CollideResult, Real};
 use serde_json::json;
 
-use super::{Input, Source, Typed, build_tree, in_file, resolve_kind, with_types};
+use super::{Input, Typed, model, resolve_kind, with_types};
 use crate::args::CollideArgs;
 
 /// Runs `ccd collide`.
@@ -68,15 +68,10 @@ impl Typed for Job<'_> {
 
     fn run<T: Real, B: BoundingVolume<T>>(self) -> Result<CollideResult> {
         let options = self.args.tree.options();
-        let model = |input: Input| -> Result<Model<T, B>> {
-            match input.source {
-                Source::Mesh(mesh) => Ok(Model::from_bvh(
-                    build_tree::<T, B>(&mesh, &options, &input.path)?.0,
-                )),
-                Source::Bvh(file) => Model::from_file(file).map_err(|e| in_file(&input.path, e)),
-            }
-        };
-        let (a, b) = (model(self.a)?, model(self.b)?);
+        let (a, b) = (
+            model::<T, B>(self.a, &options)?,
+            model::<T, B>(self.b, &options)?,
+        );
         let pose = |p: Option<crate::args::PoseArg>| {
             p.map_or_else(ccd::nalgebra::Isometry3::identity, |p| p.isometry::<T>())
         };

@@ -161,6 +161,20 @@ pub fn resolve_kind(tree: &TreeArgs, a: &Input, b: &Input) -> Result<TreeKind> {
     Ok(kind)
 }
 
+/// The model of one command input: a mesh is built in memory with
+/// `options`, a `.bvh` file is used in place (already opened and validated).
+pub(crate) fn model<T: Real, B: BoundingVolume<T>>(
+    input: Input,
+    options: &BuildOptions,
+) -> Result<ccd::Model<T, B>> {
+    match input.source {
+        Source::Mesh(mesh) => Ok(ccd::Model::from_bvh(
+            build_tree::<T, B>(&mesh, options, &input.path)?.0,
+        )),
+        Source::Bvh(file) => ccd::Model::from_file(file).map_err(|e| in_file(&input.path, e)),
+    }
+}
+
 /// Builds the tree of `mesh` (read from `path`), with a progress bar on
 /// stderr for large meshes; returns it with the build time.
 ///

@@ -4,14 +4,14 @@ use std::io::Write;
 
 use anyhow::{Result, bail};
 use ccd::nalgebra::{Isometry3, Point3, Unit, Vector3};
-use ccd::{Feature, Model, Real, ToiRequest, ToiResult};
+use ccd::{Feature, Real, ToiRequest, ToiResult};
 use ccd_query::ContinuousVolume;
 use ccd_query::ccd_motion::{
     ConstantRotationTranslation, Interp, Motion, Screw, Static, Translation,
 };
 use serde_json::json;
 
-use super::{Input, Source, Typed, build_tree, in_file, resolve_kind, with_types};
+use super::{Input, Typed, model, resolve_kind, with_types};
 use crate::args::{MotionArg, PoseArg, ToiArgs};
 
 /// Runs `ccd toi`.
@@ -181,15 +181,10 @@ impl Typed for Job<'_> {
 
     fn run<T: Real, B: ContinuousVolume<T>>(self) -> Result<Report> {
         let options = self.args.tree.options();
-        let model = |input: Input| -> Result<Model<T, B>> {
-            match input.source {
-                Source::Mesh(mesh) => Ok(Model::from_bvh(
-                    build_tree::<T, B>(&mesh, &options, &input.path)?.0,
-                )),
-                Source::Bvh(file) => Model::from_file(file).map_err(|e| in_file(&input.path, e)),
-            }
-        };
-        let (a, b) = (model(self.a)?, model(self.b)?);
+        let (a, b) = (
+            model::<T, B>(self.a, &options)?,
+            model::<T, B>(self.b, &options)?,
+        );
         let ma = motion::<T>(&self.args.motion_a, self.args.pose_a);
         let mb = motion::<T>(&self.args.motion_b, self.args.pose_b);
         let request = ToiRequest {
