@@ -7,7 +7,7 @@ use ccd_motion::{
     ConstantRotationTranslation, Interp, IntervalPose, Motion, Screw, Static, Translation,
 };
 use ccd_query::{CollideRequest, ToiMode, ToiRequest, ToiResult, collide, time_of_impact};
-use ccd_testkit::{Mesh, SplitMix64, random_blob, random_rotation, random_soup};
+use ccd_testkit::{Mesh, SplitMix64, cuboid, random_blob, random_rotation, random_soup};
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 type Tree = Bvh<f64, Obb<f64>>;
@@ -25,32 +25,6 @@ fn mesh(vertices: Vec<[f64; 3]>, triangles: Vec<[u32; 3]>) -> Mesh {
         vertices,
         triangles,
     }
-}
-
-/// A box as 12 triangles.
-fn cuboid(half: [f64; 3], centre: [f64; 3]) -> Mesh {
-    let mut v = Vec::new();
-    for i in 0..8 {
-        let s = |b: usize| if i >> b & 1 == 1 { 1.0 } else { -1.0 };
-        v.push([
-            centre[0] + s(0) * half[0],
-            centre[1] + s(1) * half[1],
-            centre[2] + s(2) * half[2],
-        ]);
-    }
-    let quads = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let t = quads
-        .iter()
-        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-        .collect();
-    mesh(v, t)
 }
 
 /// Hides `is_pure_translation`, forcing the interval leaf test.

@@ -22,7 +22,7 @@ use anyhow::Result;
 use ccd::nalgebra::{Isometry3, Unit, Vector3};
 use ccd::{CollideRequest, Model, Obb, ToiRequest, ToiResult, ToiStats};
 use ccd_query::ccd_motion::{ConstantRotationTranslation, Interp, Motion, Static, Translation};
-use ccd_testkit::{Mesh, icosphere};
+use ccd_testkit::{Mesh, cuboid, icosphere};
 use serde_json::{Map, Value, json};
 
 use super::{Verdict, build_model};
@@ -103,32 +103,6 @@ pub fn classify(reference: Reference, reported: Option<(f64, f64)>) -> (bool, bo
         // Sampling sees no contact at all: anything reported is a false positive (a graze shorter than a
         // step would have to lie between samples everywhere).
         (Reference::NoneSampled { .. }, Some(_)) => (false, true),
-    }
-}
-
-/// A box as 12 triangles.
-pub fn cuboid(half: [f64; 3], centre: [f64; 3]) -> Mesh {
-    let vertices = (0..8)
-        .map(|i| {
-            let sign = |bit: usize| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
-            [0, 1, 2].map(|k| centre[k] + sign(k) * half[k])
-        })
-        .collect();
-    let quads: [[u32; 4]; 6] = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let triangles = quads
-        .iter()
-        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-        .collect();
-    Mesh {
-        vertices,
-        triangles,
     }
 }
 
