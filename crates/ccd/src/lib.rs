@@ -20,6 +20,8 @@ pub use ccd_bv::{Aabb, BoundingVolume, BvKind, FitMethod, Obb, Pose, Real, Spher
 pub use ccd_bvh::{
     BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats,
 };
+/// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
+pub use ccd_query::ccd_motion as motion;
 pub use ccd_query::{
     CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, QueryStats,
 };
@@ -58,6 +60,26 @@ where
 
 /// First time of impact of `a` carried by `motion_a` and `b` carried by `motion_b` (model → world motions
 /// over normalised time t ∈ [0, 1]).
+///
+/// ```
+/// use ccd::motion::{Static, Translation};
+/// use ccd::nalgebra::{Isometry3, Vector3};
+/// use ccd::{Model, ToiRequest};
+///
+/// let tetra = || Model::<f64>::new(
+///     vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+///     &[[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// );
+/// let (a, b) = (tetra()?, tetra()?);
+/// // B starts 3 units along x and slides 4 units back: the faces x = 0 of B and
+/// // the vertex (1, 0, 0) of A meet when B's origin reaches x = 1, at t = 0.5.
+/// let fixed = Static::new(Isometry3::identity());
+/// let slide = Translation::new(Isometry3::translation(3.0, 0.0, 0.0), Vector3::new(-4.0, 0.0, 0.0));
+/// let hit = ccd::time_of_impact(&a, &fixed, &b, &slide, &ToiRequest::default())?;
+/// let toi = hit.toi.expect("they meet");
+/// assert!(toi.t_lo <= 0.5 && 0.5 - toi.t_lo < 1e-5);
+/// # Ok::<(), ccd::Error>(())
+/// ```
 ///
 /// # Guarantee
 /// Conservative: `t_lo` is never later than the first contact, and `None` means no contact in `[0, t_max]`
