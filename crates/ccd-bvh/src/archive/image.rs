@@ -203,7 +203,7 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
     }
     let image: &ArchivedImage = if checked {
         rkyv::access::<ArchivedImage, rancor::Error>(body)
-            .map_err(|e| FileError::Invalid(e.to_string()))?
+            .map_err(|e| FileError::Invalid(validation_message(&e.to_string())))?
     } else {
         if body.len() < size_of::<ArchivedImage>() {
             return Err(FileError::Invalid("file too short".into()));
@@ -274,5 +274,42 @@ fn bv_scalars(bv: BvKind) -> usize {
         BvKind::Sphere => 4,
         BvKind::Aabb => 6,
         BvKind::Obb => 15,
+    }
+}
+
+/// A bytecheck failure as a user-facing message: the file is truncated or
+/// damaged, followed by rkyv's reason when it has one, with memory addresses
+/// (meaningless to the user, different on every run) replaced by `…`.
+fn validation_message(reason: &str) -> String {
+    if reason.contains("without error information") {
+        // rkyv's release builds report no reason at all.
+        return "truncated or damaged file".to_string();
+    }
+    let scrubbed: Vec<&str> = reason
+        .split_whitespace()
+        .map(|w| {
+            if w.trim_start_matches(['(', '[']).starts_with("0x") {
+                "…"
+            } else {
+                w
+            }
+        })
+        .collect();
+    format!("truncated or damaged file ({})", scrubbed.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validation_message;
+
+    #[test]
+    fn validation_messages_hide_addresses() {
+        let m = validation_message(
+            "unaligned pointer: ptr 0x00007f3a2c000010 unaligned for alignment 8",
+        );
+        assert_eq!(
+            m,
+            "truncated or damaged file (unaligned pointer: ptr … unaligned for alignment 8)"
+        );
     }
 }
