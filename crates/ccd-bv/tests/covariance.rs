@@ -10,22 +10,8 @@ use proptest::prelude::*;
 
 /// The unit cube's surface as 12 triangles.
 pub fn cube() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
-    let v: Vec<[f64; 3]> = (0..8)
-        .map(|k| [(k & 1) as f64, (k >> 1 & 1) as f64, (k >> 2 & 1) as f64])
-        .collect();
-    let quads = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let f = quads
-        .iter()
-        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-        .collect();
-    (v, f)
+    let m = ccd_testkit::cuboid([0.5; 3], [0.5; 3]);
+    (m.vertices, m.triangles)
 }
 
 fn close(a: &Matrix3<f64>, b: &Matrix3<f64>, tol: f64) -> bool {

@@ -136,19 +136,8 @@ fn box_surface_gives_the_box_back() {
             rng.range(0.5, 1.0),
         ];
         let v: Vec<[f64; 3]> = common::corners(&q, &c, &h).iter().map(arr).collect();
-        // Corner k has sign bit b for axis b.
-        let quads = [
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-        ];
-        let f: Vec<[u32; 3]> = quads
-            .iter()
-            .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-            .collect();
+        // Corner k has sign bit b for axis b, as in `cuboid`'s vertex order.
+        let f: Vec<[u32; 3]> = ccd_testkit::cuboid([1.0; 3], [0.0; 3]).triangles;
         for m in METHODS {
             let obb = Obb::fit(&v, &f, m);
             for j in 0..3 {

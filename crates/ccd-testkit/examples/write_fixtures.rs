@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ccd::{Model, Obb};
-use ccd_testkit::{Mesh, SplitMix64, icosphere, is_closed_oriented_manifold, signed_volume};
+use ccd_testkit::{
+    Mesh, SplitMix64, icosphere, is_closed_oriented_manifold, signed_volume, tetrahedron,
+};
 
 /// One fixture: its path under the fixtures directory and its bytes.
 struct Fixture {
@@ -148,19 +150,6 @@ fn fixtures() -> Vec<Fixture> {
 struct Polygons {
     vertices: Vec<[f64; 3]>,
     faces: Vec<Vec<u32>>,
-}
-
-/// The tetrahedron (0,0,0), (1,0,0), (0,1,0), (0,0,1), faces outward.
-fn tetrahedron() -> Mesh {
-    Mesh {
-        vertices: vec![
-            [0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.0, 0.0, 1.0],
-        ],
-        triangles: vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
-    }
 }
 
 /// The cube [-0.5, 0.5]³ as six outward quads. Vertex `i` has coordinate `k` equal to +0.5 when

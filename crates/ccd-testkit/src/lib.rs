@@ -15,19 +15,19 @@
 //! # Reference
 //! The lat/long generator and the ρ_min bound follow digest 002-part2 §5.1 (benchmark infrastructure).
 
-pub mod cuboid;
 pub mod linear_ccd;
 pub mod measure;
 pub mod mesh;
 pub mod random_mesh;
 pub mod rng;
 pub mod rotation;
+pub mod solids;
 pub mod sphere_mesh;
 
-pub use cuboid::cuboid;
 pub use measure::{is_closed_oriented_manifold, min_face_plane_distance, signed_volume};
 pub use mesh::Mesh;
 pub use random_mesh::{random_blob, random_soup, sprinkle_degenerate};
 pub use rng::SplitMix64;
 pub use rotation::random_rotation;
+pub use solids::{cuboid, tetrahedron};
 pub use sphere_mesh::{icosphere, latlong};

@@ -64,18 +64,7 @@ pub fn is_closed_oriented_manifold(mesh: &Mesh) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tetrahedron() -> Mesh {
-        Mesh {
-            vertices: vec![
-                [0.0, 0.0, 0.0],
-                [1.0, 0.0, 0.0],
-                [0.0, 1.0, 0.0],
-                [0.0, 0.0, 1.0],
-            ],
-            triangles: vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
-        }
-    }
+    use crate::tetrahedron;
 
     #[test]
     fn tetrahedron_measures() {

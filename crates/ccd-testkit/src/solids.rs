@@ -1,4 +1,4 @@
-//! Axis-aligned boxes as triangle meshes.
+//! Small closed solids as triangle meshes: boxes and the unit tetrahedron.
 
 use crate::Mesh;
 
@@ -30,10 +30,31 @@ pub fn cuboid(half: [f64; 3], centre: [f64; 3]) -> Mesh {
     }
 }
 
+/// The tetrahedron with vertices (0,0,0), (1,0,0), (0,1,0), (0,0,1), faces
+/// oriented outward.
+pub fn tetrahedron() -> Mesh {
+    Mesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ],
+        triangles: vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{is_closed_oriented_manifold, signed_volume};
+
+    #[test]
+    fn tetrahedron_is_closed_and_outward() {
+        let t = tetrahedron();
+        assert!(is_closed_oriented_manifold(&t));
+        assert!((signed_volume(&t) - 1.0 / 6.0).abs() < 1e-15);
+    }
 
     #[test]
     fn cuboid_is_a_closed_outward_box() {
