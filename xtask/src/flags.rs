@@ -62,6 +62,9 @@ pub struct CcdFlags {
     /// Also write a JSON summary to this path.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Run only the scenes whose name contains this text (e.g. `approach-spin`).
+    #[arg(long)]
+    pub scene: Option<String>,
 }
 
 /// Flags of `bench-archive`.

@@ -11,6 +11,7 @@
 //! builder and the traversal engine are written against.
 
 mod aabb;
+pub mod apart;
 mod bounding_volume;
 pub mod continuous;
 pub mod fit;

@@ -242,6 +242,7 @@ fn disjoint_local_lanes<T: Real, const N: usize>(a: [&Obb<T>; N], b: [&Obb<T>; N
         &gather(a, |o| &o.half),
         &gather(b, |o| &o.half),
         T::SAT_GUARD,
+        T::zero(),
     )
 }
 

@@ -58,6 +58,26 @@ pub fn obb_disjoint<T: Real>(
     b: &[T; 3],
     guard: T,
 ) -> bool {
+    obb_disjoint_by(r, t, a, b, guard, T::zero())
+}
+
+/// Whether one of the 15 SAT axes separates box B from box A by more than `margin`: [`obb_disjoint`] with
+/// `margin` subtracted from every left-hand side (`|T·L| − margin > r_A(L) + r_B(L)`).
+///
+/// # Guarantee
+/// As [`obb_disjoint`]; in addition, for orthonormal `r` and the exact sums, a `true` means the boxes are
+/// farther apart than `margin` (Euclidean), because every axis `L` the test uses has `|L| ≤ 1` (face axes are
+/// unit, cross axes `A_i × B_j` have length `sin θ`) and the gap along a unit axis bounds the distance.
+/// `margin = 0` is [`obb_disjoint`] exactly (`x − 0 = x`).
+#[inline]
+pub fn obb_disjoint_by<T: Real>(
+    r: &Matrix3<T>,
+    t: &Vector3<T>,
+    a: &[T; 3],
+    b: &[T; 3],
+    guard: T,
+    margin: T,
+) -> bool {
     let one = |x: T| Lanes([x]);
     let row = |i: usize| [one(r[(i, 0)]), one(r[(i, 1)]), one(r[(i, 2)])];
     let [sep] = obb_disjoint_lanes(
@@ -66,6 +86,7 @@ pub fn obb_disjoint<T: Real>(
         &[one(a[0]), one(a[1]), one(a[2])],
         &[one(b[0]), one(b[1]), one(b[2])],
         guard,
+        margin,
     );
     sep
 }
@@ -142,7 +163,8 @@ impl<T: Real, const N: usize> Mul for Lanes<T, N> {
 
 /// [`obb_disjoint`] for `N` box pairs at once, one per lane: `r[i][j]` is
 /// `R_ij`, `t[i]` is `T_i`, `a`/`b` the half-widths. Returns, per lane,
-/// whether that pair is separated.
+/// whether that pair is separated (by more than `margin`: see [`obb_disjoint_by`]; `margin = 0` compiles to
+/// the plain test, as `x − 0 = x` exactly).
 ///
 /// # Guarantee
 /// Per lane, exactly the verdict of [`obb_disjoint`] on that lane's numbers:
@@ -156,14 +178,16 @@ pub(crate) fn obb_disjoint_lanes<T: Real, const N: usize>(
     a: &[Lanes<T, N>; 3],
     b: &[Lanes<T, N>; 3],
     guard: T,
+    margin: T,
 ) -> [bool; N] {
     let g = Lanes::splat(guard);
+    let m = Lanes::splat(margin);
     // f_ij = |R_ij| + guard, the guarded |R| of every right-hand side.
     let f_row = |i: usize| [r[i][0].abs() + g, r[i][1].abs() + g, r[i][2].abs() + g];
     let f = [f_row(0), f_row(1), f_row(2)];
     let mut sep = [false; N];
     let axis = |sep: &mut [bool; N], lhs: Lanes<T, N>, rhs: Lanes<T, N>| {
-        let s = lhs.gt(rhs);
+        let s = (lhs - m).gt(rhs);
         for k in 0..N {
             sep[k] |= s[k];
         }

@@ -40,6 +40,7 @@ mod interp;
 mod motion;
 mod rotation_translation;
 mod screw;
+mod span;
 mod translation;
 
 pub use bucket::Bucketed;
@@ -48,6 +49,7 @@ pub use interp::Interp;
 pub use motion::{Motion, Static};
 pub use rotation_translation::ConstantRotationTranslation;
 pub use screw::Screw;
+pub use span::{PoseSpan, RelativeSpan};
 pub use translation::Translation;
 
 /// Re-export of the interval crate whose types appear in every enclosure.

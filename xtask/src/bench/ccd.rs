@@ -18,7 +18,7 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use ccd::nalgebra::{Isometry3, Unit, Vector3};
 use ccd::{CollideRequest, Model, Obb, ToiRequest, ToiResult, ToiStats};
 use ccd_query::ccd_motion::{ConstantRotationTranslation, Interp, Motion, Static, Translation};
@@ -381,7 +381,16 @@ pub fn run(flags: &CcdFlags) -> Result<Verdict> {
     let scenes: Vec<Scene> = oracle_scenes()
         .into_iter()
         .chain(sphere_scenes(samples))
+        .filter(|s| {
+            flags
+                .scene
+                .as_ref()
+                .is_none_or(|f| s.name.contains(f.as_str()))
+        })
         .collect();
+    if scenes.is_empty() {
+        bail!("no bench-ccd scene name contains {:?}", flags.scene);
+    }
     let mut rows = Vec::with_capacity(scenes.len());
     for scene in &scenes {
         let start = Instant::now();

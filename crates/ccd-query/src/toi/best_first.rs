@@ -14,6 +14,7 @@ use super::ContinuousVolume;
 use super::describe::{ModelPair, describe, feature_distance, feature_of};
 use super::leaf::{Bracket, Tri, earliest};
 use super::request::{Feature, Toi, ToiMode, ToiRequest, ToiStats};
+use super::spans::Spans;
 
 /// A queue entry: node pair and time interval, ordered earliest start first.
 #[derive(Clone, Copy, Debug)]
@@ -22,22 +23,26 @@ struct Entry<T> {
     t1: T,
     na: u32,
     nb: u32,
+    /// `(t0, t1, (na, nb))` as integers: the bit patterns of non-negative floats order like the floats.
+    key: (u64, u64, u64),
 }
 
 impl<T: Real> Entry<T> {
-    fn key(&self) -> (f64, f64, u32, u32) {
-        (
-            self.t0.to_f64_exact(),
-            self.t1.to_f64_exact(),
-            self.na,
-            self.nb,
-        )
+    fn new(t0: T, t1: T, na: u32, nb: u32) -> Self {
+        let bits = |t: T| t.to_f64_exact().to_bits();
+        Self {
+            t0,
+            t1,
+            na,
+            nb,
+            key: (bits(t0), bits(t1), (u64::from(na) << 32) | u64::from(nb)),
+        }
     }
 }
 
 impl<T: Real> PartialEq for Entry<T> {
     fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
+        self.key == o.key
     }
 }
 impl<T: Real> Eq for Entry<T> {}
@@ -48,12 +53,9 @@ impl<T: Real> PartialOrd for Entry<T> {
 }
 impl<T: Real> Ord for Entry<T> {
     /// Reversed (`BinaryHeap` is a max-heap): earlier start, then shorter interval, then lower nodes first.
+    #[inline]
     fn cmp(&self, o: &Self) -> Ordering {
-        let (a, b) = (self.key(), o.key());
-        b.0.total_cmp(&a.0)
-            .then(b.1.total_cmp(&a.1))
-            .then(b.2.cmp(&a.2))
-            .then(b.3.cmp(&a.3))
+        o.key.cmp(&self.key)
     }
 }
 
@@ -68,6 +70,7 @@ pub(crate) struct Search<'q, T: Real, MA: ?Sized, MB: ?Sized> {
     pub best: Option<Toi<T>>,
     pub found: Vec<Toi<T>>,
     tested: HashSet<(usize, usize)>,
+    spans: Spans<'q, T, MA, MB>,
 }
 
 impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, MA, MB> {
@@ -93,6 +96,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             best: None,
             found: Vec::new(),
             tested: HashSet::new(),
+            spans: Spans::new(motion_a, motion_b),
         }
     }
 
@@ -121,65 +125,57 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             return;
         }
         let mut heap = BinaryHeap::new();
-        heap.push(Entry {
-            t0: T::zero(),
-            t1: self.request.t_max,
-            na: 0,
-            nb: 0,
-        });
+        heap.push(Entry::new(T::zero(), self.request.t_max, 0, 0));
         self.stats.queue_pushes += 1;
-        let half = T::lit(0.5);
-        while let Some(en) = heap.pop() {
-            if self.done_at(en.t0) {
-                break;
-            }
-            let (na, nb) = (&a.nodes()[en.na as usize], &b.nodes()[en.nb as usize]);
-            let (ea, eb) = (
-                self.motion_a.enclose(en.t0, en.t1),
-                self.motion_b.enclose(en.t0, en.t1),
-            );
-            self.stats.motion_enclosures += 2;
-            self.stats.bv_tests += 1;
-            if na.bv.disjoint_over(&ea, &nb.bv, &eb) {
-                continue;
-            }
-            if na.is_leaf() && nb.is_leaf() {
-                for fa in na.leaf_faces() {
-                    for fb in nb.leaf_faces() {
-                        self.leaf_pair(a, fa, b, fb, (en.t0, en.t1));
-                    }
+        let (half, four) = (T::lit(0.5), T::lit(4.0));
+        // Entries that start where the popped one starts are handled at once, depth first, from a local stack:
+        // they would be the next ones popped anyway (ties in the start time are free to go in any order), so only
+        // the later halves of split time intervals go through the priority queue.
+        let mut now = Vec::new();
+        while let Some(first) = heap.pop() {
+            now.push(first);
+            while let Some(en) = now.pop() {
+                if self.done_at(en.t0) {
+                    return;
                 }
-                continue;
-            }
-            let (da, db) = (na.bv.diameter(), nb.bv.diameter());
-            let reach = |c: [T; 3], d: T| Vector3::from(c).norm() + d * half;
-            let sweep = ea.trans_width()
-                + ea.rot_width() * reach(na.bv.centre(), da)
-                + eb.trans_width()
-                + eb.rot_width() * reach(nb.bv.centre(), db);
-            let mid = en.t0 + (en.t1 - en.t0) * half;
-            let splittable = en.t1 - en.t0 > self.request.tolerance && en.t0 < mid && mid < en.t1;
-            if splittable && sweep > da.max(db) {
-                heap.push(Entry { t1: mid, ..en });
-                heap.push(Entry { t0: mid, ..en });
-                self.stats.queue_pushes += 2;
-                continue;
-            }
-            let split_a = nb.is_leaf() || (!na.is_leaf() && da >= db);
-            for k in 0..2 {
-                let child = if split_a {
-                    Entry {
-                        na: (na.first_child() + k) as u32,
-                        ..en
+                let (na, nb) = (&a.nodes()[en.na as usize], &b.nodes()[en.nb as usize]);
+                let span = self.spans.get(en.t0, en.t1, &mut self.stats);
+                let slack = span.rel.slack(na.bv.origin_radius(), nb.bv.origin_radius());
+                let gap =
+                    (slack + self.request.min_separation) * (T::one() + T::lit(4.0) * T::EPSILON);
+                self.stats.bv_tests += 1;
+                if na.bv.apart(&nb.bv, &span.pose, gap, span.rel.defect) {
+                    continue;
+                }
+                if na.is_leaf() && nb.is_leaf() {
+                    for fa in na.leaf_faces() {
+                        for fb in nb.leaf_faces() {
+                            self.leaf_pair(a, fa, b, fb, (en.t0, en.t1));
+                        }
                     }
-                } else {
-                    Entry {
-                        nb: (nb.first_child() + k) as u32,
-                        ..en
-                    }
-                };
-                heap.push(child);
-                self.stats.queue_pushes += 1;
+                    continue;
+                }
+                let (da, db) = (na.bv.diameter_squared(), nb.bv.diameter_squared());
+                let mid = en.t0 + (en.t1 - en.t0) * half;
+                let splittable =
+                    en.t1 - en.t0 > self.request.tolerance && en.t0 < mid && mid < en.t1;
+                // Halve time while the motions' slack over the interval exceeds the volumes' size
+                // (2·slack > diameter, compared squared).
+                if splittable && four * slack * slack > da.max(db) {
+                    heap.push(Entry::new(mid, en.t1, en.na, en.nb));
+                    now.push(Entry::new(en.t0, mid, en.na, en.nb));
+                    self.stats.queue_pushes += 2;
+                    continue;
+                }
+                let split_a = nb.is_leaf() || (!na.is_leaf() && da >= db);
+                for k in (0..2).rev() {
+                    now.push(if split_a {
+                        Entry::new(en.t0, en.t1, (na.first_child() + k) as u32, en.nb)
+                    } else {
+                        Entry::new(en.t0, en.t1, en.na, (nb.first_child() + k) as u32)
+                    });
+                    self.stats.queue_pushes += 1;
+                }
             }
         }
     }
@@ -209,9 +205,8 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             };
             earliest(
                 &Tri::new(&ta),
-                self.motion_a,
                 &Tri::new(&tb),
-                self.motion_b,
+                &mut self.spans,
                 (t0, t1, self.request.t_max),
                 limit,
                 self.request.tolerance,

@@ -127,3 +127,20 @@ pub(crate) fn describe<T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized>(
     n.normalize_mut();
     ([point.x, point.y, point.z], [n.x, n.y, n.z])
 }
+
+/// Closest points (on `a`, on `b`) of two triangles in one frame: the closest of the 15 feature pairs.
+pub(crate) fn closest_triangles<T: Real>(
+    a: &[Vector3<T>; 3],
+    b: &[Vector3<T>; 3],
+) -> (Vector3<T>, Vector3<T>) {
+    let w = (*a, *b);
+    (0..15)
+        .map(|bit| closest(feature_of(bit), &w))
+        .min_by(|x, y| {
+            (x.0 - x.1)
+                .norm_squared()
+                .partial_cmp(&(y.0 - y.1).norm_squared())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .unwrap_or((a[0], b[0]))
+}

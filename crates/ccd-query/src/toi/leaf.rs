@@ -36,8 +36,10 @@ use ccd_interval::{IMat3, IVec3, Interval};
 use ccd_motion::{IntervalPose, Motion};
 use nalgebra::Vector3;
 
+use super::describe::closest_triangles;
 use super::geometry::{closest_on_triangle, closest_segments};
 use super::request::ToiStats;
+use super::spans::{Span, Spans};
 
 /// All 15 features: bits 0–2 vertex of A on B's face, 3–5 vertex of B on A's face, 6–14 edge `i` of A with
 /// edge `j` of B at bit `6 + 3i + j`.
@@ -53,6 +55,13 @@ pub(crate) struct Tri<T: Real> {
     pub n: Vector3<T>,
     /// Exactly collinear vertices.
     pub degenerate: bool,
+    /// Upper bound of the vertices' distance from the model origin.
+    pub radius: T,
+    /// Centroid (float) and an upper bound of the vertices' distance from it.
+    pub centroid: Vector3<T>,
+    pub spread: T,
+    /// Largest 1-norm of a vertex (scale of the rounding allowance).
+    pub scale: T,
 }
 
 impl<T: Real> Tri<T> {
@@ -60,11 +69,17 @@ impl<T: Real> Tri<T> {
         let v = t.map(Vector3::from);
         let e = std::array::from_fn(|i| IVec3::point(&v[(i + 1) % 3]) - IVec3::point(&v[i]));
         let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
+        let centroid = (v[0] + v[1] + v[2]) / T::lit(3.0);
+        let most = |f: &dyn Fn(&Vector3<T>) -> T| v.iter().map(f).fold(T::zero(), |m, x| m.max(x));
         Self {
             v,
             e,
             n,
             degenerate: collinear(t),
+            radius: up(most(&|x| x.norm())),
+            centroid,
+            spread: up(most(&|x| (x - centroid).norm())),
+            scale: most(&|x| x.x.abs() + x.y.abs() + x.z.abs()),
         }
     }
 }
@@ -234,16 +249,75 @@ pub(crate) struct Bracket<T> {
     pub features: u16,
 }
 
+/// `(1 + 8ε)·x + tiny`: rounds up a sum of a few non-negative terms.
+fn up<T: Real>(x: T) -> T {
+    x * (T::one() + T::lit(8.0) * T::EPSILON) + T::lit(f64::from(f32::MIN_POSITIVE))
+}
+
+/// `true` if the triangles are certainly farther apart than `delta` at every time of `span`'s interval: in A's
+/// frame, `a` and `b` moved by the span's float pose are farther apart than `delta` plus the span's slack for
+/// their radii (the [`RelativeSpan`](ccd_motion::RelativeSpan) guarantee).
+///
+/// First the bounding spheres about the centroids; then a direction on which both vertex sets are projected in
+/// interval arithmetic (any direction is sound): `dir`, the one that worked on an earlier box of the same pair,
+/// and if it fails the direction between the closest points of the two float triangles, which makes the test
+/// as tight as the triangles' distance (and becomes the new `dir`). B's moved vertices carry the rounding of the
+/// float transform (a 3-term dot product and an addition: within `16 ε (|v|₁ (1 + defect) + |trans|₁)`).
+fn tri_apart<T: Real>(
+    a: &Tri<T>,
+    b: &Tri<T>,
+    span: &Span<T>,
+    delta: T,
+    dir: &mut Option<Vector3<T>>,
+) -> bool {
+    let rel = &span.rel;
+    let pose = &span.pose;
+    let gap = up(rel.slack(a.radius, b.radius) + delta);
+    let trans1 = pose.trans.x.abs() + pose.trans.y.abs() + pose.trans.z.abs();
+    // Spheres: |rot·(y − c)| ≤ (1 + defect)·|y − c| for the float (not quite orthogonal) rotation.
+    let cb = pose.rot * b.centroid + pose.trans;
+    let centre_gap = (cb - a.centroid).norm();
+    let slop = T::EPSILON * T::lit(64.0) * (a.scale + b.scale + trans1);
+    let reach = up(a.spread + b.spread * (T::one() + rel.defect) + slop);
+    if centre_gap - reach > gap {
+        return true;
+    }
+    let w = b.v.map(|v| pose.rot * v + pose.trans);
+    let err = up(T::EPSILON * T::lit(16.0) * (b.scale * (T::one() + rel.defect) + trans1));
+    let spread = Interval::new(-err, err);
+    let separates = |k: &Vector3<T>| {
+        if !usable(k) {
+            return false;
+        }
+        let sb = w
+            .iter()
+            .map(|p| (IVec3::point(p) + IVec3::new(spread, spread, spread)).dot_real(k))
+            .reduce(|x, y| x.hull(y))
+            .unwrap_or_default();
+        apart(project_fixed(&a.v, k), sb, threshold(k, gap))
+    };
+    if dir.as_ref().is_some_and(separates) {
+        return true;
+    }
+    let (pa, pb) = closest_triangles(&a.v, &w);
+    let k = pa - pb;
+    *dir = Some(k);
+    separates(&k)
+}
+
 /// The earliest box of `[t0, t1]` (no wider than `tolerance / 64`, unless `max_iterations` ran out) in which
 /// some feature pair of `a` and `b` may be within `delta`, reported as `[start, start + tolerance]` (clamped to
 /// `t_max`). Boxes starting at or after `limit` are not examined
 /// (`strict`: start ≥ limit skipped; otherwise start > limit).
+///
+/// Boxes are dropped by [`tri_apart`] on the span of their interval; the first fine box it cannot drop is
+/// handed to the interval feature tests ([`surviving`]) on the motions' enclosures, which certify the box
+/// again, feature by feature, and name the features that may touch.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn earliest<T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized>(
     a: &Tri<T>,
-    motion_a: &MA,
     b: &Tri<T>,
-    motion_b: &MB,
+    spans: &mut Spans<'_, T, MA, MB>,
     (t0, t1, t_max): (T, T, T),
     (limit, strict): (T, bool),
     tolerance: T,
@@ -251,26 +325,30 @@ pub(crate) fn earliest<T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized>(
     max_iterations: usize,
     stats: &mut ToiStats,
 ) -> Option<Bracket<T>> {
-    // Boxes are refined to 1/64 of the tolerance: the enclosures' slack shrinks with the box, so the first
-    // surviving fine box starts within a small fraction of the tolerance of the contact.
+    // Boxes are refined to 1/64 of the tolerance: the slack shrinks with the box, so the first surviving fine
+    // box starts within a small fraction of the tolerance of the contact.
     let fine = tolerance * T::lit(1.0 / 64.0);
-    let mut stack = vec![(t0, t1, ALL_FEATURES)];
+    let mut stack = vec![(t0, t1)];
     let mut iterations = 0usize;
-    while let Some((s, e, mask)) = stack.pop() {
+    let mut dir = None;
+    while let Some((s, e)) = stack.pop() {
         if (strict && s >= limit) || (!strict && s > limit) {
             continue;
         }
         iterations += 1;
         stats.primitive_tests += 1;
-        stats.motion_enclosures += 2;
-        let (ea, eb) = (motion_a.enclose(s, e), motion_b.enclose(s, e));
-        let (ab, ba) = (Rel::new(&ea, &eb), Rel::new(&eb, &ea));
-        let alive = surviving(a, b, &ab, &ba, mask, delta);
-        if alive == 0 {
+        let span = spans.get(s, e, stats);
+        if tri_apart(a, b, &span, delta, &mut dir) {
             continue;
         }
         let m = s + (e - s) * T::lit(0.5);
         if e - s <= fine || !(s < m && m < e) || iterations >= max_iterations {
+            let (ea, eb) = spans.enclose(s, e, stats);
+            let (ab, ba) = (Rel::new(&ea, &eb), Rel::new(&eb, &ea));
+            let alive = surviving(a, b, &ab, &ba, ALL_FEATURES, delta);
+            if alive == 0 {
+                continue;
+            }
             // The box's start is certified; the contact follows within the slack of a box 64 times finer than
             // the tolerance, so the bracket is the tolerance from there (never narrower than the box).
             let t_hi = (s + tolerance).max(e).min(t_max.max(e));
@@ -280,8 +358,8 @@ pub(crate) fn earliest<T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized>(
                 features: alive,
             });
         }
-        stack.push((m, e, alive));
-        stack.push((s, m, alive));
+        stack.push((m, e));
+        stack.push((s, m));
     }
     None
 }

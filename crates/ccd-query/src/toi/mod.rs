@@ -40,6 +40,7 @@ mod describe;
 mod geometry;
 mod leaf;
 mod request;
+mod spans;
 mod volume;
 
 pub use request::{Feature, Toi, ToiMode, ToiRequest, ToiResult, ToiStats};

@@ -101,7 +101,8 @@ pub struct ToiStats {
     /// Triangle-pair tests: time boxes examined by the interval leaf search, constant-velocity (Eberly) tests,
     /// and the discrete triangle tests at `t = 0`.
     pub primitive_tests: u64,
-    /// Node-pair entries pushed on the priority queue.
+    /// Node-pair × time-interval entries created (queued, or handled at once when they start where the current
+    /// one does).
     pub queue_pushes: u64,
     /// Calls of [`Motion::enclose`](ccd_motion::Motion::enclose).
     pub motion_enclosures: u64,

@@ -1,84 +1,65 @@
-//! [`ContinuousVolume`]: the continuous overlap test the traversal needs from a bounding-volume type.
+//! [`ContinuousVolume`]: what the continuous traversal needs from a bounding-volume type.
 
-use ccd_bv::continuous::{obb_disjoint_over, sphere_disjoint_over};
-use ccd_bv::{Aabb, BoundingVolume, Obb, Real, Sphere};
-use ccd_motion::IntervalPose;
+use ccd_bv::apart::{aabb_apart, obb_apart, obb_origin_radius, sphere_apart};
+use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
+use nalgebra::Vector3;
 
-/// A bounding volume that can be tested for overlap while both volumes move.
+/// A bounding volume the continuous query can test over a time interval.
+///
+/// The traversal stands each time interval's poses in for by one float relative pose plus a slack that bounds
+/// how far the motions carry any point of the volumes from it
+/// ([`RelativeSpan`](ccd_motion::RelativeSpan)); a volume pair is certainly disjoint over the interval when the
+/// two volumes, static at that pose, are farther apart than the slack.
 ///
 /// # Contract for implementers
-/// [`disjoint_over`](Self::disjoint_over) returns `true` only if the two volumes, each carried by every pose
-/// of its enclosure, are certainly disjoint (no false "disjoint"). [`centre`](Self::centre) is any point of
-/// the volume (used only to choose between descending and bisecting time).
+/// [`apart`](Self::apart) returns `true` only if the volumes are certainly farther apart than `gap` (rounding
+/// included, for any rigid transform within `defect` of `b_in_a.rot`); [`origin_radius`](Self::origin_radius) is
+/// an upper bound, never an estimate.
 pub trait ContinuousVolume<T: Real>: BoundingVolume<T> {
-    /// `true` if `self` (model frame A, poses `enc`) and `other` (model frame B, poses `enc_other`) are
-    /// certainly disjoint for every pair of poses of the enclosures.
-    ///
-    /// # Guarantee
-    /// Conservative: never `true` for volumes that touch under some pair of enclosed poses.
-    fn disjoint_over(
-        &self,
-        enc: &IntervalPose<T>,
-        other: &Self,
-        enc_other: &IntervalPose<T>,
-    ) -> bool;
+    /// `true` if `self` (A's frame) and `other` moved by `b_in_a` are certainly farther apart than `gap`.
+    fn apart(&self, other: &Self, b_in_a: &Pose<T>, gap: T, defect: T) -> bool;
 
-    /// A point inside the volume, model frame.
-    fn centre(&self) -> [T; 3];
+    /// An upper bound on the distance from the model origin of every point of the volume.
+    fn origin_radius(&self) -> T;
+}
+
+/// `(1 + 8ε)·x`: rounds up a sum of a few non-negative terms.
+fn up<T: Real>(x: T) -> T {
+    x * (T::one() + T::lit(8.0) * T::EPSILON)
 }
 
 impl<T: Real> ContinuousVolume<T> for Obb<T> {
-    fn disjoint_over(
-        &self,
-        enc: &IntervalPose<T>,
-        other: &Self,
-        enc_other: &IntervalPose<T>,
-    ) -> bool {
-        obb_disjoint_over(self, enc, other, enc_other).is_disjoint()
+    #[inline]
+    fn apart(&self, other: &Self, b_in_a: &Pose<T>, gap: T, defect: T) -> bool {
+        obb_apart(self, other, b_in_a, gap, defect)
     }
 
-    fn centre(&self) -> [T; 3] {
-        self.center
+    #[inline]
+    fn origin_radius(&self) -> T {
+        obb_origin_radius(self)
     }
 }
 
 impl<T: Real> ContinuousVolume<T> for Sphere<T> {
-    fn disjoint_over(
-        &self,
-        enc: &IntervalPose<T>,
-        other: &Self,
-        enc_other: &IntervalPose<T>,
-    ) -> bool {
-        sphere_disjoint_over(self, enc, other, enc_other).is_disjoint()
+    #[inline]
+    fn apart(&self, other: &Self, b_in_a: &Pose<T>, gap: T, defect: T) -> bool {
+        sphere_apart(self, other, b_in_a, gap, defect)
     }
 
-    fn centre(&self) -> [T; 3] {
-        self.center
+    #[inline]
+    fn origin_radius(&self) -> T {
+        up(Vector3::from(self.center).norm() + self.radius)
     }
 }
 
-/// An AABB is tested as the OBB with identity axes and the same centre and half-extents: the same set of
-/// points, so the test is exactly as conservative as the OBB test.
 impl<T: Real> ContinuousVolume<T> for Aabb<T> {
-    fn disjoint_over(
-        &self,
-        enc: &IntervalPose<T>,
-        other: &Self,
-        enc_other: &IntervalPose<T>,
-    ) -> bool {
-        obb_disjoint_over(&as_obb(self), enc, &as_obb(other), enc_other).is_disjoint()
+    #[inline]
+    fn apart(&self, other: &Self, b_in_a: &Pose<T>, gap: T, defect: T) -> bool {
+        aabb_apart(self, other, b_in_a, gap, defect)
     }
 
-    fn centre(&self) -> [T; 3] {
-        self.center
-    }
-}
-
-fn as_obb<T: Real>(b: &Aabb<T>) -> Obb<T> {
-    let (o, l) = (T::zero(), T::one());
-    Obb {
-        rot: [[l, o, o], [o, l, o], [o, o, l]],
-        center: b.center,
-        half: b.half,
+    #[inline]
+    fn origin_radius(&self) -> T {
+        up(Vector3::from(self.center).norm() + Vector3::from(self.half).norm())
     }
 }

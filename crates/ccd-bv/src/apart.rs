@@ -1,0 +1,126 @@
+//! Certified separation beyond a gap: are two volumes, B's placed in A's frame by a floating-point rigid
+//! transform, farther apart than a given distance? The continuous queries use it on the float poses of a time
+//! interval's midpoint with the gap set to the motions' slack over the interval
+//! ([`RelativeSpan`](ccd_motion::RelativeSpan)), so one static test stands for the whole interval.
+//!
+//! | volume | function | test |
+//! |---|---|---|
+//! | [`Obb`] | [`obb_apart`] | the 15-axis SAT with every left-hand side reduced by the gap |
+//! | [`Aabb`] | [`aabb_apart`] | as an OBB with identity axes |
+//! | [`Sphere`] | [`sphere_apart`] | centre distance |
+//!
+//! # Guarantee
+//! `true` only if the volume `a` and the volume `b` moved by `b_in_a` are farther apart than `gap` (Euclidean), for
+//! the exact rigid transform within `defect` of `b_in_a.rot` and despite the rounding of every operation. The
+//! rounding is bounded a priori rather than by interval arithmetic: each test evaluates a fixed formula of
+//! fewer than 20 operations per quantity, on rotation entries bounded by `1 + defect` and lengths bounded by the
+//! scale `S = |trans|₁ + |c_a|₁ + |c_b|₁ + Σ h_a + Σ h_b` (`h` the half-extents or radii), so its absolute error
+//! is below `64 ε S` for orthonormal axes; the distortion of non-orthonormal axes (the transform's `defect`, and
+//! the box axes' own, at most a few `ε` from the fit, [`crate::fit`]) adds at most `4 (defect + 4 ε) S`. The
+//! test subtracts `16 (8 ε + defect) S`, at least twice both, from every separation before comparing.
+
+use nalgebra::Vector3;
+
+use crate::sat::obb_disjoint_by;
+use crate::{Aabb, Obb, Pose, Real, Sphere};
+
+/// `16·(8ε + defect)·scale`, rounded up: the allowance for rounding and non-orthonormal axes (module docs).
+#[inline]
+fn allowance<T: Real>(scale: T, defect: T) -> T {
+    let raw = T::lit(16.0) * (T::lit(8.0) * T::EPSILON + defect) * scale;
+    raw * (T::one() + T::lit(8.0) * T::EPSILON) + T::lit(f64::from(f32::MIN_POSITIVE))
+}
+
+#[inline]
+fn l1<T: Real>(v: &[T; 3]) -> T {
+    v[0].abs() + v[1].abs() + v[2].abs()
+}
+
+/// Whether box `a` and box `b` moved by `b_in_a` are certainly farther apart than `gap`.
+///
+/// # Guarantee
+/// See the [module](self): never `true` for boxes (under any rigid transform within `defect` of `b_in_a.rot`)
+/// that come within `gap` of each other. Conservative also through the SAT's `|R| + ε` guard
+/// ([`Real::SAT_GUARD`]). `gap ≤ 0` asks whether the boxes are disjoint.
+#[inline]
+pub fn obb_apart<T: Real>(a: &Obb<T>, b: &Obb<T>, b_in_a: &Pose<T>, gap: T, defect: T) -> bool {
+    let (r, t) = a.relative(b, b_in_a);
+    let tr = [b_in_a.trans.x, b_in_a.trans.y, b_in_a.trans.z];
+    let scale = l1(&tr) + l1(&a.center) + l1(&b.center) + l1(&a.half) + l1(&b.half);
+    let margin = gap.max(T::zero()) + allowance(scale, defect);
+    obb_disjoint_by(&r, &t, &a.half, &b.half, T::SAT_GUARD, margin)
+}
+
+/// [`obb_apart`] for axis-aligned boxes (each is the OBB with identity axes, the same point set).
+#[inline]
+pub fn aabb_apart<T: Real>(a: &Aabb<T>, b: &Aabb<T>, b_in_a: &Pose<T>, gap: T, defect: T) -> bool {
+    obb_apart(&as_obb(a), &as_obb(b), b_in_a, gap, defect)
+}
+
+fn as_obb<T: Real>(b: &Aabb<T>) -> Obb<T> {
+    let (o, l) = (T::zero(), T::one());
+    Obb {
+        rot: [[l, o, o], [o, l, o], [o, o, l]],
+        center: b.center,
+        half: b.half,
+    }
+}
+
+/// Whether sphere `a` and sphere `b` moved by `b_in_a` are certainly farther apart than `gap`: the centre distance
+/// minus both radii, less the rounding allowance, exceeds `gap`.
+///
+/// # Guarantee
+/// As [`obb_apart`].
+#[inline]
+pub fn sphere_apart<T: Real>(
+    a: &Sphere<T>,
+    b: &Sphere<T>,
+    b_in_a: &Pose<T>,
+    gap: T,
+    defect: T,
+) -> bool {
+    let cb = b_in_a.rot * Vector3::from(b.center) + b_in_a.trans;
+    let d = (cb - Vector3::from(a.center)).norm();
+    let tr = [b_in_a.trans.x, b_in_a.trans.y, b_in_a.trans.z];
+    let scale = l1(&tr) + l1(&a.center) + l1(&b.center) + a.radius + b.radius;
+    d - a.radius - b.radius - allowance(scale, defect) > gap.max(T::zero())
+}
+
+/// An upper bound on the distance from the model origin of any point of the box (`|c| + |h|`, rounded up).
+pub fn obb_origin_radius<T: Real>(b: &Obb<T>) -> T {
+    let r = Vector3::from(b.center).norm() + Vector3::from(b.half).norm();
+    r * (T::one() + T::lit(8.0) * T::EPSILON)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+
+    fn pose(x: f64, y: f64, z: f64, r: (f64, f64, f64)) -> Pose<f64> {
+        Pose::from_isometry(&Isometry3::from_parts(
+            Translation3::new(x, y, z),
+            UnitQuaternion::from_euler_angles(r.0, r.1, r.2),
+        ))
+    }
+
+    /// Boxes 1.5 apart along a face axis: apart by 1.4, not by 1.5 (the property test in `tests/apart.rs`
+    /// compares random pairs against the exact box distance).
+    #[test]
+    fn far_boxes_are_apart_and_touching_are_not() {
+        let a = Obb {
+            rot: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            center: [0.0; 3],
+            half: [1.0, 1.0, 1.0],
+        };
+        let p = pose(3.5, 0.0, 0.0, (0.0, 0.0, 0.0));
+        assert!(obb_apart(&a, &a, &p, 1.4, 0.0));
+        assert!(!obb_apart(&a, &a, &p, 1.5, 0.0));
+        let s = Sphere {
+            center: [0.0; 3],
+            radius: 1.0,
+        };
+        assert!(sphere_apart(&s, &s, &p, 1.49, 0.0));
+        assert!(!sphere_apart(&s, &s, &p, 1.5, 0.0));
+    }
+}
