@@ -2,11 +2,12 @@
 //! compared with the exact distance between the two volumes.
 //!
 //! Oracle: the distance between two convex polytopes is attained by a vertex of one and the other solid, or by
-//! an edge of each; point-to-box distances are exact clamps in the box frame and segment distances a closed form,
-//! all in `f64` (checked with a `1e-9` allowance, far above their rounding).
+//! an edge of each; point-to-box distances are exact clamps in the box frame and segment distances come from
+//! `ccd_testkit::distance`, all in `f64` (checked with a `1e-9` allowance, far above their error).
 
 use ccd_bv::apart::{aabb_apart, obb_apart, sphere_apart};
 use ccd_bv::{Aabb, Obb, Pose, Sphere};
+use ccd_testkit::distance::segment_distance;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 
@@ -36,38 +37,6 @@ fn point_box(p: &Vector3<f64>, b: &Obb<f64>, pose: &Pose<f64>) -> f64 {
     let local = ax.transpose() * (p - c);
     let out = Vector3::from_fn(|k, _| (local[k].abs() - b.half[k]).max(0.0));
     out.norm()
-}
-
-fn segment_distance(
-    p0: &Vector3<f64>,
-    p1: &Vector3<f64>,
-    q0: &Vector3<f64>,
-    q1: &Vector3<f64>,
-) -> f64 {
-    // Minimise over a fine parametrisation of one segment, the other in closed form (a point–segment distance):
-    // the objective is convex, so golden-section search on it is exact to its tolerance.
-    let point_seg = |x: &Vector3<f64>| {
-        let d = q1 - q0;
-        let len2 = d.norm_squared();
-        let s = if len2 > 0.0 {
-            ((x - q0).dot(&d) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (x - (q0 + d * s)).norm()
-    };
-    let f = |u: f64| point_seg(&(p0 + (p1 - p0) * u));
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let g = 0.618_033_988_749_895;
-    for _ in 0..120 {
-        let (m1, m2) = (hi - g * (hi - lo), lo + g * (hi - lo));
-        if f(m1) <= f(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    f(lo).min(f(0.0)).min(f(1.0))
 }
 
 fn edges(c: &[Vector3<f64>]) -> Vec<(Vector3<f64>, Vector3<f64>)> {

@@ -9,12 +9,14 @@
 //! | [`mesh`] | [`Mesh`], an indexed triangle list with scale/translate/transform helpers |
 //! | [`measure`] | mesh measures: face-plane distance (ρ_min), signed volume, closed-manifold check |
 //! | [`sphere_mesh`] | inscribed sphere tessellations: [`latlong`] and [`icosphere`] |
+//! | [`distance`] | slow, independent point / segment / triangle distances (test oracles) |
 //! | [`linear_ccd`] | linear-trajectory vertex–face / edge–edge CCD queries in families (hits, near misses, degenerate) |
 //! | [`random_mesh`] | random test meshes: [`random_soup`], [`random_blob`], [`sprinkle_degenerate`] |
 //!
 //! # Reference
 //! The lat/long generator and the ρ_min bound follow digest 002-part2 §5.1 (benchmark infrastructure).
 
+pub mod distance;
 pub mod linear_ccd;
 pub mod measure;
 pub mod mesh;

@@ -2,34 +2,37 @@
 //! two triangles, each carried by its rigid motion, may come within `min_separation`.
 //!
 //! # Method
-//! Interval root isolation on the rigid motion itself. For a time box `[s, e]` both motions are enclosed
-//! ([`Motion::enclose`]) and composed into the interval pose of A relative to B (`R = R_bᵀ·R_a`,
-//! `p = R_bᵀ·(p_a − p_b)`) and of B relative to A, so each feature function is evaluated in the frame of the
-//! triangle that owns the face or the second edge, where that triangle is fixed. For vertex–face,
+//! Time boxes are searched earliest first (depth first, earlier half first). A box is dropped when the
+//! triangles are certainly farther apart than `δ` over all of it ([`tri_apart`]): at the box's span (B's float
+//! pose in A's frame at the box midpoint and the motions' slack, [`RelativeSpan`](ccd_motion::RelativeSpan)),
+//! the two static triangles must be farther apart than `δ` plus the slack for their radii — bounding spheres
+//! first, then projections on a separating direction in interval arithmetic. Boxes that survive are halved.
+//!
+//! The first box no wider than `tolerance / 64` that survives is checked again by the interval feature tests
+//! ([`surviving`]), which also name the features: both motions are enclosed over the box ([`Motion::enclose`])
+//! and composed into the interval pose of A relative to B and of B relative to A, so each feature function is
+//! evaluated in the frame of the triangle that owns the face or the second edge, where that triangle is fixed.
+//! For vertex–face,
 //!
 //! `F(t, u, v) = P(t) − (x0 + u·(x1 − x0) + v·(x2 − x0))`, `u, v ≥ 0`, `u + v ≤ 1`,
 //!
 //! and for edge–edge `F(t, u, v) = P0(t) + u·D(t) − (y0 + v·(y1 − y0))`, `u, v ∈ [0, 1]`, where `P` and `P0` are
 //! interval boxes of the moving vertex and `D = R·(a1 − a0)` the interval edge vector (bounded through the
 //! rotation alone, so the translation does not enter twice: digest 000 §13.6). The features touch at `t` iff
-//! `|F(t, u, v)| ≤ δ` for some admissible `(u, v)`. A time box is excluded for a feature iff for some finite
-//! axis `k` the interval `k·F` over the box and the whole `(u, v)` domain certainly avoids `[−δ|k|, δ|k|]`
-//! (`|k·F| ≤ |k|·|F|`). Because `k·F` is affine in `(u, v)`, its range over the domain is the projection of
-//! the fixed feature's vertices, so one axis decides the whole `(u, v)` domain at once; the coordinate axes of
-//! the digest's formulation are special cases. The axes tried are the face normal and its three in-plane edge
+//! `|F(t, u, v)| ≤ δ` for some admissible `(u, v)`. A feature is excluded iff for some finite axis `k` the
+//! interval `k·F` over the box and the whole `(u, v)` domain certainly avoids `[−δ|k|, δ|k|]`. Because `k·F` is
+//! affine in `(u, v)`, its range over the domain is the projection of the fixed feature's vertices, so one axis
+//! decides the whole `(u, v)` domain at once. The axes tried are the face normal and its three in-plane edge
 //! normals (vertex–face), the edges' cross product (edge–edge), and in both cases the direction between the
-//! features' closest points at the box's midpoint configuration: for separated features that axis certifies
-//! the gap as soon as the box is narrower than it. A triangle-level test (both normals and the nine edge
-//! crosses, on the convex hull of A's three vertex boxes) drops a box for all features at once.
-//!
-//! Surviving boxes are halved in time, earlier half first; the first box no wider than the tolerance in which
-//! some feature survives is the bracket.
+//! features' closest points at the box's midpoint configuration. If every feature is excluded the box is
+//! dropped after all and the search goes on.
 //!
 //! # Guarantee
-//! Conservative: a feature is excluded only where it certainly stays farther than `δ` (outward-rounded
-//! interval arithmetic, enclosures that contain every pose), so no feature contact in `[t0, t1]` earlier than
-//! the reported `t_lo` exists, and `None` means none at all. Exactly degenerate faces (collinear vertices) are
-//! skipped as faces: a contact with one is a contact with one of its edges, which the edge–edge pairs cover.
+//! Conservative: a box is dropped only where the triangles certainly stay farther than `δ` (the span's
+//! guarantee plus outward-rounded projections, or the interval feature tests on enclosures that contain every
+//! pose), so no feature contact in `[t0, t1]` earlier than the reported `t_lo` exists, and `None` means none at
+//! all. Exactly degenerate faces (collinear vertices) are skipped as faces by the feature tests: a contact with
+//! one is a contact with one of its edges, which the edge–edge pairs cover.
 
 use ccd_bv::Real;
 use ccd_interval::{IMat3, IVec3, Interval};

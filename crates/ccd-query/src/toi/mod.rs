@@ -5,23 +5,26 @@
 //! 1. **Contact at the start.** The exact discrete [`collide`] at `t = 0`; a hit is reported as
 //!    `t_lo = t_hi = 0` ([`Feature::Overlap`]).
 //! 2. **Best-first traversal** (`best_first.rs`): a priority queue of (node of A, node of B, `[t0, t1]`) keyed by
-//!    `t0`, earliest first. A popped pair whose volumes are certified disjoint over `[t0, t1]`
-//!    ([`ContinuousVolume::disjoint_over`] on both motions' enclosures) is dropped; a pair of leaves goes to the
-//!    leaf test; otherwise, if the motion sweeps the volumes by more than their size over the interval, time is
-//!    halved (two entries), else the larger-diameter node is split. The walk stops when the earliest remaining
-//!    entry starts no earlier than the best contact's `t_lo` (first contact) or after its `t_hi` (all feature
-//!    pairs), or when the queue is empty.
-//! 3. **Leaf test** (`leaf.rs`, whose header gives the derivation): interval root isolation of the 15 vertex–face and edge–edge feature functions on
-//!    the rigid motions themselves, earliest time box first.
-//! 4. **Pure translations** (both [`Motion::is_pure_translation`], `min_separation = 0`): the leaf test is
-//!    Eberly's constant-velocity triangle–triangle test ([`moving_triangle_triangle`](ccd_bv::moving::moving_triangle_triangle)) on the triangles posed at
-//!    `t = 0`, with the bracket `[τ, τ + tolerance]`.
-//!
+//!    `t0`, earliest first. Each time interval gets one *span* (`spans.rs`): B's float pose in A's frame at the
+//!    interval's midpoint and the certified slack of both motions over the interval
+//!    ([`RelativeSpan`](ccd_motion::RelativeSpan)), computed once from the motions' enclosures and shared by
+//!    every node pair and triangle time box over that interval. A popped pair is dropped when its volumes, static
+//!    at the span's pose, are certainly farther apart than the slack for their distance from the model origins
+//!    ([`ContinuousVolume::apart`]); a pair of leaves goes to the leaf test; otherwise, if the slack is more than
+//!    1/16 of the larger volume's diameter, time is halved, else the larger volume is split. Entries that start
+//!    where the popped one does are handled at once from a local stack; only later halves of split intervals go
+//!    through the queue. The walk stops when the earliest remaining entry starts no earlier than the best
+//!    contact's `t_lo` (first contact) or after its `t_hi` (all feature pairs), or when the queue is empty.
+//! 3. **Leaf test** (`leaf.rs`, whose header gives the derivation): earliest-first bisection of time with the
+//!    same spans (a certified triangle gap against the slack), the first fine box confirmed and its features
+//!    named by interval root exclusion of the 15 vertex–face and edge–edge feature functions on the rigid motions
+//!    themselves.
 //! # Guarantee
 //! **Conservative: `t_lo` is never later than the first contact** (the first time any two triangles come within
-//! `min_separation`), and `toi = None` only if there is none in `[0, t_max]`. The volume and feature tests use
-//! outward-rounded interval arithmetic on enclosures that contain every pose ([`Motion`] contract), so nothing
-//! is excluded that could touch; at the first contact some vertex–face or edge–edge pair is within
+//! `min_separation`), and `toi = None` only if there is none in `[0, t_max]`. The spans' slack is derived with
+//! outward-rounded interval arithmetic from enclosures that contain every pose ([`Motion`] contract), the static
+//! volume and triangle tests subtract an a-priori bound of their own rounding ([`ccd_bv::apart`]), and the
+//! feature tests use interval arithmetic throughout, so nothing is excluded that could touch; at the first contact some vertex–face or edge–edge pair is within
 //! `min_separation` (or the meshes already touch at `t = 0`). `t_hi`: within the bracket the features are not
 //! certified apart — a contact up to the enclosures' slack (a near miss by less than the motion over one
 //! tolerance-wide box can be reported). The Eberly path is conservative up to its rounding margin of a few
