@@ -769,3 +769,185 @@ fn non_finite_and_odd_requests_never_panic() {
     );
     assert!(r.hit_cap && r.is_contact() && r.iterations == 3);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Cases aimed at the branches of the coplanarity-cubic path.
+
+/// The oracle's check on one query (no false negative, certified `t_lo`, bracket width); returns the result
+/// and whether the exact oracle finds a contact.
+fn oracle_case(edge_edge: bool, qr: &Query) -> (LinearCcdResult<f64>, bool) {
+    let mut tally = Tally::default();
+    check(edge_edge, qr, &mut tally);
+    let res = run(edge_edge, qr, &LinearCcdRequest::default());
+    (res, tally.contacts == 1)
+}
+
+#[test]
+fn scaled_queries_leave_the_float_filter_range() {
+    // Scaling every coordinate by a power of two keeps the queries exact and their contact times, but puts
+    // the differences outside the cubic filter's range guard (2^±300), so its interval fallback is used
+    // (2^±310), or the cubic underflows or overflows and is not used at all (2^-600, 2^400).
+    let mut rng = SplitMix64::new(0x5ca1e);
+    for edge_edge in [false, true] {
+        for family in [
+            Family::Hit,
+            Family::NearMiss,
+            Family::NearMissTiny,
+            Family::ContactAtEnd,
+            Family::Grid,
+            Family::Sliding,
+        ] {
+            let mut tally = Tally::default();
+            for i in 0..60 {
+                let s = [
+                    2f64.powi(-310),
+                    2f64.powi(310),
+                    2f64.powi(-600),
+                    2f64.powi(400),
+                ][i % 4];
+                let qr = query(&mut rng, family, edge_edge).map(|t| t.map(|p| p.map(|c| c * s)));
+                check(edge_edge, &qr, &mut tally);
+            }
+            assert_eq!(tally.capped, 0, "{family:?}");
+        }
+    }
+}
+
+#[test]
+fn f32_scaled_queries_agree_with_the_oracle() {
+    // f32 at extreme magnitudes (its cubic is computed in f64, where f32 input always meets the guard).
+    let mut rng = SplitMix64::new(0x32_5ca1e);
+    for edge_edge in [false, true] {
+        for family in [Family::Grid, Family::Hit, Family::Sliding] {
+            for i in 0..100 {
+                let s = [2f64.powi(-36), 2f64.powi(34), 1.0][i % 3];
+                let qr = query(&mut rng, family, edge_edge).map(|t| t.map(|p| p.map(|c| c * s)));
+                let x: [[[f32; 3]; 2]; 4] = qr.map(|t| t.map(|p| p.map(|c| c as f32)));
+                let req = LinearCcdRequest::<f32>::default();
+                let res = if edge_edge {
+                    ccd_edge_edge_linear(x[0], x[1], x[2], x[3], &req)
+                } else {
+                    ccd_vertex_face_linear(x[0], x[1], x[2], x[3], &req)
+                };
+                let formula = if edge_edge {
+                    Formula::edge_edge(&qr)
+                } else {
+                    Formula::vertex_face(&qr)
+                };
+                let contacts = formula.contacts();
+                match res.outcome {
+                    LinearCcdOutcome::Contact { t_lo, t_hi } => {
+                        let lo = q(f64::from(t_lo));
+                        assert!(
+                            contacts
+                                .iter()
+                                .all(|r| cmp_root(&lo, r) != Ordering::Greater),
+                            "f32 t_lo after a contact: {qr:?}"
+                        );
+                        assert!(res.hit_cap || t_hi - t_lo <= req.tolerance);
+                    }
+                    LinearCcdOutcome::NoContact => {
+                        assert!(contacts.is_empty(), "f32 false negative: {qr:?}")
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn double_root_of_the_coplanarity_cubic() {
+    // a, b static on the x axis, c = (0, 1, 2t − 1): the plane's normal turns. The vertex (x, 1 − 2t, 0) is in
+    // that plane only at t = 1/2 (the cubic is (2t − 1)² up to a factor, a double root), on line ab.
+    let tri = [
+        fixed([0.0, 0.0, 0.0]),
+        fixed([1.0, 0.0, 0.0]),
+        [[0.0, 1.0, -1.0], [0.0, 1.0, 1.0]],
+    ];
+    let on_edge: Query = [
+        [[0.25, 1.0, 0.0], [0.25, -1.0, 0.0]],
+        tri[0],
+        tri[1],
+        tri[2],
+    ];
+    let (res, exact) = oracle_case(false, &on_edge);
+    assert!(exact && res.is_contact());
+    let (lo, hi) = bracket(res);
+    assert!(
+        lo <= 0.5 && 0.5 - lo <= 2e-6 && hi - lo <= 1e-6,
+        "{lo} {hi}"
+    );
+    // Past the end of the edge: no contact, and it is found.
+    let beyond: Query = [
+        [[1.25, 1.0, 0.0], [1.25, -1.0, 0.0]],
+        tri[0],
+        tri[1],
+        tri[2],
+    ];
+    let (res, exact) = oracle_case(false, &beyond);
+    assert!(!exact);
+    assert_eq!(res.outcome, LinearCcdOutcome::NoContact);
+}
+
+#[test]
+fn crossings_on_and_just_off_a_side() {
+    // The vertex crosses the plane z = 0 at t = 3/8 exactly on edge ab (y = 0), then 2^-36 outside it.
+    let tri = [
+        fixed([0.0, 0.0, 0.0]),
+        fixed([1.0, 0.0, 0.0]),
+        fixed([0.0, 1.0, 0.0]),
+    ];
+    for (y, contact) in [(0.0, true), (-(2f64.powi(-36)), false)] {
+        let qr: Query = [[[0.5, y, 3.0], [0.5, y, -5.0]], tri[0], tri[1], tri[2]];
+        let (res, exact) = oracle_case(false, &qr);
+        assert_eq!(exact, contact);
+        assert_eq!(res.is_contact(), contact, "{y}");
+    }
+    // Edge–edge: p crosses q's end point q1 = (1, 0, 0), then passes 2^-36 beyond it.
+    for (x, contact) in [(1.0, true), (1.0 + 2f64.powi(-36), false)] {
+        let qr: Query = [
+            [[x, -1.0, 3.0], [x, -1.0, -5.0]],
+            [[x, 1.0, 3.0], [x, 1.0, -5.0]],
+            fixed([0.0, 0.0, 0.0]),
+            fixed([1.0, 0.0, 0.0]),
+        ];
+        let (res, exact) = oracle_case(true, &qr);
+        assert_eq!(exact, contact);
+        assert_eq!(res.is_contact(), contact, "{x}");
+    }
+}
+
+#[test]
+fn nearly_parallel_edges_crossing() {
+    // Edges at an angle of about 2^-11 crossing at (1/2, 0, 0) at t = 1/2 (then shifted along x so that they
+    // pass at about 2^-13): the floating-point (u, v) guess is not trusted and all directions decide.
+    let s = 2f64.powi(-12);
+    for (shift, contact) in [(0.0, true), (0.75, false)] {
+        let qr: Query = [
+            [[shift, 0.0, 1.0], [shift, 0.0, -1.0]],
+            [[shift + 1.0, 0.0, 1.0], [shift + 1.0, 0.0, -1.0]],
+            fixed([0.0, -s, 0.0]),
+            fixed([1.0, s, 0.0]),
+        ];
+        let (res, exact) = oracle_case(true, &qr);
+        assert_eq!(exact, contact);
+        assert_eq!(res.is_contact(), contact);
+    }
+}
+
+#[test]
+fn parallel_planes_are_excluded_by_the_cubic() {
+    // The vertex slides parallel to the tilted plane z = x of the triangle, 2^-20 above it: the cubic is a
+    // non-zero constant, while every coordinate range overlaps.
+    let h = 2f64.powi(-20);
+    let qr: Query = [
+        [[-3.0, 0.25, -3.0 + h], [3.0, 0.25, 3.0 + h]],
+        fixed([0.0, 0.0, 0.0]),
+        fixed([1.0, 0.0, 1.0]),
+        fixed([0.0, 1.0, 0.0]),
+    ];
+    let (res, exact) = oracle_case(false, &qr);
+    assert!(!exact);
+    assert_eq!(res.outcome, LinearCcdOutcome::NoContact);
+    assert_eq!(res.iterations, 1);
+}

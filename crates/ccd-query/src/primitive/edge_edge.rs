@@ -2,8 +2,8 @@
 //! setting).
 //!
 //! The closed segments meet at time `t` iff `F(t, u, v) = (p₀ + u·(p₁ − p₀))(t) − (q₀ + v·(q₁ − q₀))(t)`
-//! vanishes for some `u, v ∈ [0, 1]`; the zero set is isolated by the shared interval solver of
-//! `linear_ccd.rs`.
+//! vanishes for some `u, v ∈ [0, 1]`; the zero set is isolated by the shared solver of `linear_ccd.rs`
+//! (coplanarity cubic and interval projection tests).
 
 use ccd_interval::Real;
 
@@ -17,7 +17,8 @@ use super::linear_ccd::{LinearCcdRequest, LinearCcdResult, Multilinear, isolate}
 ///
 /// # Guarantee
 ///
-/// Conservative, under floating point (outward-rounded interval arithmetic throughout):
+/// Conservative, under floating point (outward-rounded interval arithmetic, or floating point widened by a
+/// derived error bound):
 /// [`NoContact`](super::LinearCcdOutcome::NoContact) is certified, and for
 /// [`Contact`](super::LinearCcdOutcome::Contact) `{ t_lo, t_hi }` no contact happens before `t_lo`. What may
 /// be over-reported: a near miss within about `tolerance ×` (the speeds of the endpoints), and the bracket may

@@ -6,6 +6,7 @@
 //! | [`triangles_intersect`] | exact for the given `f64` coordinates (orientation predicates only); touching counts |
 //! | [`ccd_vertex_face_linear`], [`ccd_edge_edge_linear`] | conservative for linear vertex trajectories: `NoContact` certified, reported `t_lo` a certified lower bound of the first contact |
 
+mod bernstein;
 mod edge_edge;
 mod linear_ccd;
 mod triangle_triangle;

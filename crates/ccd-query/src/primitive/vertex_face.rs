@@ -3,7 +3,7 @@
 //!
 //! The vertex meets the closed triangle at time `t` iff `F(t, u, v) = p(t) − (a(t) + u·(b − a)(t) +
 //! v·(c − a)(t))` vanishes for some `u, v >= 0`, `u + v <= 1`; the zero set is isolated by the shared
-//! interval solver of `linear_ccd.rs`.
+//! solver of `linear_ccd.rs` (coplanarity cubic and interval projection tests).
 
 use ccd_interval::Real;
 
@@ -18,7 +18,8 @@ use super::linear_ccd::{LinearCcdRequest, LinearCcdResult, Multilinear, isolate}
 ///
 /// # Guarantee
 ///
-/// Conservative, under floating point (every bound is computed with outward-rounded interval arithmetic):
+/// Conservative, under floating point (every bound is outward-rounded interval arithmetic or a floating-point
+/// evaluation widened by a derived error bound):
 /// [`NoContact`](super::LinearCcdOutcome::NoContact) is certified, and for
 /// [`Contact`](super::LinearCcdOutcome::Contact) `{ t_lo, t_hi }` no contact happens before `t_lo`. What may
 /// be over-reported: a near miss whose distance is within about `tolerance ×` (the speeds of the points), and
