@@ -1,10 +1,11 @@
 //! Depth-first tandem traversal of two trees: the bounding volume test tree
 //! (Gottschalk §2.5) walked with an explicit stack.
 
-use ccd_bv::{BoundingVolume, Pose};
-use ccd_bvh::Hierarchy;
+use ccd_bv::{BoundingVolume, Pose, Real};
+use ccd_bvh::{Hierarchy, Node};
 
 use super::descent::descend_a;
+use super::prefetch::prefetch;
 use crate::{DescentRule, QueryStats};
 
 /// Whether a traversal goes on.
@@ -105,6 +106,11 @@ pub(crate) fn depth_first<A, B, V>(
             overlapping += u64::from(keep[0]) + u64::from(keep[1]);
             let (nb, c) = (nb as u32, c as u32);
             // Child 1 first, so that child 0 is popped first.
+            for (k, kept) in keep.iter().enumerate() {
+                if *kept {
+                    warm(nodes_a, c as usize + k);
+                }
+            }
             if keep[1] {
                 stack.push(Pending {
                     na: c + 1,
@@ -122,6 +128,11 @@ pub(crate) fn depth_first<A, B, V>(
                 A::Bv::overlaps_local_pair([&node_a.bv, &node_a.bv], [&children[0], &children[1]]);
             tests += 2;
             overlapping += u64::from(keep[0]) + u64::from(keep[1]);
+            for (k, kept) in keep.iter().enumerate() {
+                if *kept {
+                    warm(nodes_b, c + k);
+                }
+            }
             let (na, c) = (na as u32, c as u32);
             if keep[1] {
                 let moved = arena.push(children[1]);
@@ -140,6 +151,19 @@ pub(crate) fn depth_first<A, B, V>(
     stats.bv_tests += tests;
     stats.bv_overlapping += overlapping;
     stats.bv_disjoint += tests - overlapping;
+}
+
+/// Prefetches the children of `nodes[i]` (two adjacent nodes) if it has any: a kept pair is split when it is
+/// popped, and its children's volumes are then the loads that miss the cache.
+#[inline(always)]
+fn warm<T: Real, B: BoundingVolume<T>>(nodes: &[Node<T, B>], i: usize) {
+    let node = &nodes[i];
+    if !node.is_leaf() {
+        let c = node.first_child();
+        if let Some(pair) = nodes.get(c..c + 2) {
+            prefetch(pair);
+        }
+    }
 }
 
 /// B's volumes moved into A's frame, referenced by pending pairs.

@@ -2,5 +2,6 @@
 
 mod bvtt;
 mod descent;
+mod prefetch;
 
 pub(crate) use bvtt::{Flow, LeafVisitor, depth_first};
