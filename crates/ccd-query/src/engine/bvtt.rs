@@ -97,6 +97,8 @@ pub(crate) fn depth_first<A, B, V>(
             }
         } else if descend_a(rule, &node_a.bv, leaf_a, &node_b.bv, leaf_b) {
             let c = node_a.first_child();
+            warm(nodes_a, c);
+            warm(nodes_a, c + 1);
             let b_moved = arena.get(moved);
             let keep = A::Bv::overlaps_local_pair(
                 [&nodes_a[c].bv, &nodes_a[c + 1].bv],
@@ -106,11 +108,6 @@ pub(crate) fn depth_first<A, B, V>(
             overlapping += u64::from(keep[0]) + u64::from(keep[1]);
             let (nb, c) = (nb as u32, c as u32);
             // Child 1 first, so that child 0 is popped first.
-            for (k, kept) in keep.iter().enumerate() {
-                if *kept {
-                    warm(nodes_a, c as usize + k);
-                }
-            }
             if keep[1] {
                 stack.push(Pending {
                     na: c + 1,
@@ -123,16 +120,13 @@ pub(crate) fn depth_first<A, B, V>(
             }
         } else {
             let c = node_b.first_child();
+            warm(nodes_b, c);
+            warm(nodes_b, c + 1);
             let children = A::Bv::transformed_pair([&nodes_b[c].bv, &nodes_b[c + 1].bv], b_in_a);
             let keep =
                 A::Bv::overlaps_local_pair([&node_a.bv, &node_a.bv], [&children[0], &children[1]]);
             tests += 2;
             overlapping += u64::from(keep[0]) + u64::from(keep[1]);
-            for (k, kept) in keep.iter().enumerate() {
-                if *kept {
-                    warm(nodes_b, c + k);
-                }
-            }
             let (na, c) = (na as u32, c as u32);
             if keep[1] {
                 let moved = arena.push(children[1]);
@@ -153,8 +147,13 @@ pub(crate) fn depth_first<A, B, V>(
     stats.bv_disjoint += tests - overlapping;
 }
 
-/// Prefetches the children of `nodes[i]` (two adjacent nodes) if it has any: a kept pair is split when it is
-/// popped, and its children's volumes are then the loads that miss the cache.
+/// Prefetches the children of `nodes[i]` (two adjacent nodes) if it has any.
+///
+/// Called on both children of a split node before they are tested: a kept child is split when its pair is
+/// popped (usually next, depth first), and its own children's volumes are then the loads that miss the cache;
+/// issuing them before the test overlaps them with it. A pruned child's prefetch is wasted. Measured
+/// (alternating runs, parallel close proximity at ε = 1e-3, 40,000 triangles, f64): 12.1 ms median without
+/// prefetching, 10.5 ms prefetching after the test for kept children only, 9.9 ms before the test for both.
 #[inline(always)]
 fn warm<T: Real, B: BoundingVolume<T>>(nodes: &[Node<T, B>], i: usize) {
     let node = &nodes[i];
