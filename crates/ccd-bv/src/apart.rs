@@ -18,6 +18,11 @@
 //! is below `64 ε S` for orthonormal axes; the distortion of non-orthonormal axes (the transform's `defect`, and
 //! the box axes' own, at most a few `ε` from the fit, [`crate::fit`]) adds at most `4 (defect + 4 ε) S`. The
 //! test subtracts `16 (8 ε + defect) S`, at least twice both, from every separation before comparing.
+//!
+//! The box axes are trusted to be orthonormal to within a few `ε`, as every fit produces them. A box read from a
+//! `.bvh` file keeps that property only if the file was written by ccd: archive validation checks finiteness and
+//! the tree's structure, not the orthonormality of every node's axes, so a hand-crafted file with skewed axes
+//! voids this guarantee (it cannot cause undefined behaviour).
 
 use nalgebra::Vector3;
 
