@@ -29,6 +29,7 @@
 use std::cmp::Ordering;
 use std::time::Instant;
 
+use ccd_interval::Real;
 use ccd_query::primitive::{
     LinearCcdOutcome, LinearCcdRequest, LinearCcdResult, ccd_edge_edge_linear,
     ccd_vertex_face_linear,
@@ -461,7 +462,11 @@ struct Tally {
     iterations: usize,
 }
 
-fn run(edge_edge: bool, qr: &Query, req: &LinearCcdRequest<f64>) -> LinearCcdResult<f64> {
+fn run<T: Real>(
+    edge_edge: bool,
+    qr: &[[[T; 3]; 2]; 4],
+    req: &LinearCcdRequest<T>,
+) -> LinearCcdResult<T> {
     let [x, y, z, w] = *qr;
     if edge_edge {
         ccd_edge_edge_linear(x, y, z, w, req)
@@ -470,15 +475,19 @@ fn run(edge_edge: bool, qr: &Query, req: &LinearCcdRequest<f64>) -> LinearCcdRes
     }
 }
 
-fn check(edge_edge: bool, qr: &Query, tally: &mut Tally) {
-    let req = LinearCcdRequest::default();
-    let res = run(edge_edge, qr, &req);
-    let formula = if edge_edge {
+/// The exact oracle of a query.
+fn formula(edge_edge: bool, qr: &Query) -> Formula {
+    if edge_edge {
         Formula::edge_edge(qr)
     } else {
         Formula::vertex_face(qr)
-    };
-    let contacts = formula.contacts();
+    }
+}
+
+fn check(edge_edge: bool, qr: &Query, tally: &mut Tally) {
+    let req = LinearCcdRequest::default();
+    let res = run(edge_edge, qr, &req);
+    let contacts = formula(edge_edge, qr).contacts();
     tally.cases += 1;
     tally.iterations += res.iterations;
     tally.capped += usize::from(res.hit_cap);
@@ -704,17 +713,8 @@ fn f32_agrees_with_the_oracle_on_integer_queries() {
                 let qr = query(&mut rng, family, edge_edge);
                 let x: [[[f32; 3]; 2]; 4] = qr.map(|t| t.map(|p| p.map(|c| c as f32)));
                 let req = LinearCcdRequest::<f32>::default();
-                let res = if edge_edge {
-                    ccd_edge_edge_linear(x[0], x[1], x[2], x[3], &req)
-                } else {
-                    ccd_vertex_face_linear(x[0], x[1], x[2], x[3], &req)
-                };
-                let formula = if edge_edge {
-                    Formula::edge_edge(&qr)
-                } else {
-                    Formula::vertex_face(&qr)
-                };
-                let contacts = formula.contacts();
+                let res = run(edge_edge, &x, &req);
+                let contacts = formula(edge_edge, &qr).contacts();
                 if let LinearCcdOutcome::Contact { t_lo, .. } = res.outcome {
                     let lo = q(f64::from(t_lo));
                     assert!(
@@ -824,17 +824,8 @@ fn f32_scaled_queries_agree_with_the_oracle() {
                 let qr = query(&mut rng, family, edge_edge).map(|t| t.map(|p| p.map(|c| c * s)));
                 let x: [[[f32; 3]; 2]; 4] = qr.map(|t| t.map(|p| p.map(|c| c as f32)));
                 let req = LinearCcdRequest::<f32>::default();
-                let res = if edge_edge {
-                    ccd_edge_edge_linear(x[0], x[1], x[2], x[3], &req)
-                } else {
-                    ccd_vertex_face_linear(x[0], x[1], x[2], x[3], &req)
-                };
-                let formula = if edge_edge {
-                    Formula::edge_edge(&qr)
-                } else {
-                    Formula::vertex_face(&qr)
-                };
-                let contacts = formula.contacts();
+                let res = run(edge_edge, &x, &req);
+                let contacts = formula(edge_edge, &qr).contacts();
                 match res.outcome {
                     LinearCcdOutcome::Contact { t_lo, t_hi } => {
                         let lo = q(f64::from(t_lo));
