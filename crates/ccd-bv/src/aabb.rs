@@ -134,4 +134,11 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
         let [x, y, z] = self.half;
         T::lit(2.0) * x.min(y).min(z)
     }
+
+    /// Finite centre and half-extents, half-extents ≥ 0.
+    fn is_well_formed(&self) -> bool {
+        let all: &[T; 6] = bytemuck::cast_ref(self);
+        let finite = all.iter().fold(true, |ok, x| ok & x.finite());
+        finite & self.half.iter().fold(true, |ok, h| ok & (*h >= T::zero()))
+    }
 }

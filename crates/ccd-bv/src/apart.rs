@@ -15,14 +15,11 @@
 //! rounding is bounded a priori rather than by interval arithmetic: each test evaluates a fixed formula of
 //! fewer than 20 operations per quantity, on rotation entries bounded by `1 + defect` and lengths bounded by the
 //! scale `S = |trans|₁ + |c_a|₁ + |c_b|₁ + Σ h_a + Σ h_b` (`h` the half-extents or radii), so its absolute error
-//! is below `64 ε S` for orthonormal axes; the distortion of non-orthonormal axes (the transform's `defect`, and
-//! the box axes' own, at most a few `ε` from the fit, [`crate::fit`]) adds at most `4 (defect + 4 ε) S`. The
-//! test subtracts `16 (8 ε + defect) S`, at least twice both, from every separation before comparing.
-//!
-//! The box axes are trusted to be orthonormal to within a few `ε`, as every fit produces them. A box read from a
-//! `.bvh` file keeps that property only if the file was written by ccd: archive validation checks finiteness and
-//! the tree's structure, not the orthonormality of every node's axes, so a hand-crafted file with skewed axes
-//! voids this guarantee (it cannot cause undefined behaviour).
+//! is below `64 ε S` for orthonormal axes. Non-orthonormal axes distort the SAT's closed forms by at most
+//! `4 γ S`, `γ` the sum of the transform's `defect` and both boxes' own axis defects `γ_box ≥ ‖XᵀX − I‖₂`,
+//! which [`obb_apart`] measures on the spot (`3 max |a_i·a_j − δ_ij|` plus its rounding), so a box read from any
+//! file is covered, not only fitted ones. The test subtracts `16 (8 ε + γ) S`, at least twice both, from every
+//! separation before comparing.
 
 use nalgebra::Vector3;
 
@@ -52,8 +49,27 @@ pub fn obb_apart<T: Real>(a: &Obb<T>, b: &Obb<T>, b_in_a: &Pose<T>, gap: T, defe
     let (r, t) = a.relative(b, b_in_a);
     let tr = [b_in_a.trans.x, b_in_a.trans.y, b_in_a.trans.z];
     let scale = l1(&tr) + l1(&a.center) + l1(&b.center) + l1(&a.half) + l1(&b.half);
+    let defect = defect + axis_defect(a) + axis_defect(b);
     let margin = gap.max(T::zero()) + allowance(scale, defect);
     obb_disjoint_by(&r, &t, &a.half, &b.half, T::SAT_GUARD, margin)
+}
+
+/// An upper bound of `‖AᵀA − I‖₂` for the box axes `A`: three times the largest `|a_i·a_j − δ_ij|` (the
+/// Frobenius norm of a symmetric 3 × 3 matrix is at most three times its largest entry), plus `8ε` for the
+/// rounding of the dot products of entries bounded by 1 (larger entries make the measured value large anyway).
+#[inline]
+fn axis_defect<T: Real>(b: &Obb<T>) -> T {
+    let [a0, a1, a2] = b.rot;
+    let dot = |x: [T; 3], y: [T; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    let one = T::one();
+    let worst = (dot(a0, a0) - one)
+        .abs()
+        .max((dot(a1, a1) - one).abs())
+        .max((dot(a2, a2) - one).abs())
+        .max(dot(a0, a1).abs())
+        .max(dot(a0, a2).abs())
+        .max(dot(a1, a2).abs());
+    T::lit(3.0) * worst + T::lit(8.0) * T::EPSILON
 }
 
 /// [`obb_apart`] for axis-aligned boxes (each is the OBB with identity axes, the same point set).

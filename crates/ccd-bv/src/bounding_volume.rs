@@ -132,4 +132,10 @@ pub trait BoundingVolume<T: Real>:
     /// Width of the thinnest enclosing slab: 2·(smallest half-extent) for
     /// boxes, the diameter for spheres (Gottschalk §5.3.2.3, Fig. 5.17).
     fn thickness(&self) -> T;
+
+    /// Whether the parameters describe a volume the tests are sound for:
+    /// every number finite, radii and half-extents non-negative. Every fit
+    /// produces such volumes; archive validation rejects files whose volumes
+    /// are not. Branch-free, so a pass over many volumes vectorises.
+    fn is_well_formed(&self) -> bool;
 }

@@ -170,6 +170,16 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         let [x, y, z] = self.half;
         T::lit(2.0) * x.min(y).min(z)
     }
+
+    /// Finite numbers and half-extents ≥ 0 (the axes may be anything finite:
+    /// tests that need their orthonormality measure it, see
+    /// [`obb_apart`](crate::apart::obb_apart)).
+    fn is_well_formed(&self) -> bool {
+        // The 15 numbers as one array: a fixed-length fold compiles to vector code.
+        let all: &[T; 15] = bytemuck::cast_ref(self);
+        let finite = all.iter().fold(true, |ok, x| ok & x.finite());
+        finite & self.half.iter().fold(true, |ok, h| ok & (*h >= T::zero()))
+    }
 }
 
 /// `v[k]` moved by `pose` in lane `k`: axis `j` becomes `P·axis_j` and the

@@ -113,4 +113,10 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
     fn thickness(&self) -> T {
         T::lit(2.0) * self.radius
     }
+
+    /// Finite centre and radius, radius ≥ 0.
+    fn is_well_formed(&self) -> bool {
+        let all: &[T; 4] = bytemuck::cast_ref(self);
+        all.iter().fold(true, |ok, x| ok & x.finite()) & (self.radius >= T::zero())
+    }
 }

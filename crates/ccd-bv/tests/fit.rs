@@ -32,6 +32,7 @@ fn soup<T: Real>(rng: &mut Rng, n: usize) -> (Vec<[T; 3]>, Vec<[u32; 3]>) {
 }
 
 fn assert_contains<T: Real, B: BoundingVolume<T>>(bv: &B, v: &[[T; 3]], f: &[[u32; 3]]) {
+    assert!(bv.is_well_formed(), "{bv:?} is not well formed");
     for p in f.iter().flatten() {
         assert!(
             bv.contains_point(&v[*p as usize], T::zero()),
@@ -41,7 +42,7 @@ fn assert_contains<T: Real, B: BoundingVolume<T>>(bv: &B, v: &[[T; 3]], f: &[[u3
     }
 }
 
-/// Every fitted volume contains every vertex, evaluated in `T`.
+/// Every fitted volume is well formed and contains every vertex, evaluated in `T`.
 fn containment<T: Real>(seed: u64) {
     let mut rng = Rng(seed);
     for n in [1, 1, 2, 3, 10, 50, 300] {

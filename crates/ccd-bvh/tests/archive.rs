@@ -207,3 +207,42 @@ fn random_bit_flips_never_crash() {
         "only {refused} of 10000 damaged files were refused ({accepted} accepted)"
     );
 }
+
+/// Overwrites the first occurrence of `pattern` in `bytes` with `with` (panics if absent).
+fn patch(bytes: &mut [u8], pattern: &[u8], with: &[u8]) {
+    let at = bytes
+        .windows(pattern.len())
+        .position(|w| w == pattern)
+        .expect("pattern present in the archive");
+    bytes[at..at + with.len()].copy_from_slice(with);
+}
+
+/// Volumes the tests would not be sound for (a negative half-extent, a negative sphere radius) are refused at
+/// open, with a message that says so.
+#[test]
+fn malformed_volumes_are_refused() {
+    let mesh = icosphere(1, 1.0);
+    let f64s = |xs: &[f64]| xs.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let obb = tree::<f64, Obb<f64>>(&mesh, &BuildOptions::default());
+    let root = obb.nodes()[0].bv;
+    let bytes = obb.to_bytes().unwrap();
+    let a = Aligned::new(&bytes);
+    assert!(BvhView::<f64, Obb<f64>>::from_bytes(a.bytes()).is_ok());
+    let mut neg = bytes.clone();
+    patch(&mut neg, &f64s(&root.half), &f64s(&[-root.half[0]]));
+    let a = Aligned::new(&neg);
+    let e = BvhView::<f64, Obb<f64>>::from_bytes(a.bytes()).unwrap_err();
+    assert!(e.to_string().contains("negative size"), "{e}");
+    let sph = tree::<f64, Sphere<f64>>(&mesh, &BuildOptions::default());
+    let r = sph.nodes()[0].bv;
+    let mut neg = sph.to_bytes().unwrap();
+    let whole = [r.center[0], r.center[1], r.center[2], r.radius];
+    patch(
+        &mut neg,
+        &f64s(&whole),
+        &f64s(&[r.center[0], r.center[1], r.center[2], -r.radius]),
+    );
+    let a = Aligned::new(&neg);
+    let e = BvhView::<f64, Sphere<f64>>::from_bytes(a.bytes()).unwrap_err();
+    assert!(e.to_string().contains("negative size"), "{e}");
+}

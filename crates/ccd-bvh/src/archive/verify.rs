@@ -1,5 +1,7 @@
 //! Semantic validation of a structurally valid archive: after it, a view
-//! cannot index out of bounds or loop, and every number is finite.
+//! cannot index out of bounds or loop, every number is finite and every
+//! bounding volume is well formed (non-negative sizes:
+//! [`BoundingVolume::is_well_formed`]).
 
 use ccd_bv::{Aabb, BoundingVolume, BvKind, Obb, Real, Sphere};
 use rayon::prelude::*;
@@ -49,7 +51,7 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
     }
     // The four checks read disjoint data; run them side by side.
     let leaf_size = s.info.options.leaf_size as usize;
-    let ((tree, face_refs), (finite_vertices, finite_volumes)) = rayon::join(
+    let ((tree, face_refs), (finite_vertices, sound_volumes)) = rayon::join(
         || {
             rayon::join(
                 || verify_tree(nodes, faces.len(), leaf_size),
@@ -60,11 +62,9 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
             rayon::join(
                 || all_finite::<T>(bytemuck::cast_slice(vertices)),
                 || {
-                    nodes.par_chunks(4096).all(|c| {
-                        c.iter().all(|n| {
-                            all_finite::<T>(bytemuck::cast_slice(std::slice::from_ref(&n.bv)))
-                        })
-                    })
+                    nodes
+                        .par_chunks(4096)
+                        .all(|c| c.iter().fold(true, |ok, n| ok & n.bv.is_well_formed()))
                 },
             )
         },
@@ -74,8 +74,10 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
     if !finite_vertices {
         return Err(corrupt("non-finite vertex coordinate"));
     }
-    if !finite_volumes {
-        return Err(corrupt("non-finite bounding-volume parameter"));
+    if !sound_volumes {
+        return Err(corrupt(
+            "bounding volume with a non-finite parameter or a negative size",
+        ));
     }
     Ok(())
 }
