@@ -95,7 +95,7 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
     /// per-axis gaps), shrunk by a few ulps; a lower bound because the wrap
     /// contains B.
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
-        self.gaps(other, b_in_a).norm() * (T::one() - T::lit(8.0) * T::EPSILON)
+        ccd_interval::bound_down(self.gaps(other, b_in_a).norm())
     }
 
     /// `|p_i − c_i| ≤ h_i + tol` on every axis.

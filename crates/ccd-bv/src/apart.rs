@@ -21,6 +21,7 @@
 //! file is covered, not only fitted ones. The test subtracts `16 (8 ε + γ) S`, at least twice both, from every
 //! separation before comparing.
 
+use ccd_interval::bound_up;
 use nalgebra::Vector3;
 
 use crate::sat::obb_disjoint_by;
@@ -29,8 +30,7 @@ use crate::{Aabb, Obb, Pose, Real, Sphere};
 /// `16·(8ε + defect)·scale`, rounded up: the allowance for rounding and non-orthonormal axes (module docs).
 #[inline]
 fn allowance<T: Real>(scale: T, defect: T) -> T {
-    let raw = T::lit(16.0) * (T::lit(8.0) * T::EPSILON + defect) * scale;
-    raw * (T::one() + T::lit(8.0) * T::EPSILON) + T::lit(f64::from(f32::MIN_POSITIVE))
+    bound_up(T::lit(16.0) * (T::lit(8.0) * T::EPSILON + defect) * scale)
 }
 
 #[inline]
@@ -110,7 +110,7 @@ pub fn sphere_apart<T: Real>(
 /// An upper bound on the distance from the model origin of any point of the box (`|c| + |h|`, rounded up).
 pub fn obb_origin_radius<T: Real>(b: &Obb<T>) -> T {
     let r = Vector3::from(b.center).norm() + Vector3::from(b.half).norm();
-    r * (T::one() + T::lit(8.0) * T::EPSILON)
+    bound_up(r)
 }
 
 #[cfg(test)]

@@ -130,7 +130,7 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
         let (r, t) = self.relative(other, b_in_a);
         let s = sat::obb_separation(&r, &t, &self.half, &other.half, T::SAT_GUARD);
-        s * (T::one() - T::lit(8.0) * T::EPSILON)
+        ccd_interval::bound_down(s)
     }
 
     /// `|axis_j·(p − c)| ≤ half_j + tol` for every axis.

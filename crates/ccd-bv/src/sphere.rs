@@ -85,7 +85,7 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
     /// `max(0, ‖c_A − c_B‖ − r_A − r_B)`, shrunk by a few ulps.
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
         let gap = self.offset(other, b_in_a).norm() - self.radius - other.radius;
-        gap.max(T::zero()) * (T::one() - T::lit(8.0) * T::EPSILON)
+        ccd_interval::bound_down(gap.max(T::zero()))
     }
 
     /// `‖p − c‖² ≤ (r + tol)²` (and `r + tol ≥ 0`).

@@ -43,4 +43,5 @@ pub use interval::Interval;
 pub use matrix::IMat3;
 pub use quaternion::IQuat;
 pub use real::Real;
+pub use round::{bound_down, bound_up};
 pub use vector::IVec3;

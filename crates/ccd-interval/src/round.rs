@@ -186,6 +186,26 @@ pub(crate) fn libm_up(v: f64) -> f64 {
     (0..LIBM_ULPS).fold(v, |x, _| x.next_up())
 }
 
+/// An upper bound of a non-negative quantity that was computed in floating point by a handful of rounded
+/// operations (sums and products of non-negative terms, a square root): `x·(1 + 8ε) + λ`, `λ` the least
+/// positive normal `f32`.
+///
+/// # Guarantee
+/// Each rounding to nearest has a relative error of at most `ε/2`, so up to about 15 of them along any term
+/// keep the computed value within a factor `1 + 8ε` of the exact one; `λ` covers terms that underflowed. The
+/// callers document how many operations they round.
+#[inline(always)]
+pub fn bound_up<T: Real>(x: T) -> T {
+    x * (T::one() + T::lit(8.0) * T::EPSILON) + T::lit(f64::from(f32::MIN_POSITIVE))
+}
+
+/// A lower bound of a non-negative quantity computed by a handful of rounded operations: `x·(1 − 8ε)` (see
+/// [`bound_up`]; no underflow allowance is needed below, as a lower bound may always be smaller).
+#[inline(always)]
+pub fn bound_down<T: Real>(x: T) -> T {
+    x * (T::one() - T::lit(8.0) * T::EPSILON)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,5 +237,21 @@ mod tests {
         assert_eq!(from_f64_down::<f32>(0.5), 0.5);
         assert_eq!(from_f64_up::<f32>(1e300), f32::INFINITY);
         assert_eq!(from_f64_down::<f32>(1e300), f32::MAX);
+    }
+
+    /// `bound_down ≤ exact ≤ bound_up` for f32 sums of products of non-negative numbers (exact in f64).
+    #[test]
+    fn few_op_bounds_bracket_exact_values() {
+        let mut x = 0.123_456_f32;
+        for _ in 0..10_000 {
+            x = (x * 3.7 + 0.31).fract();
+            let (a, b, c, d) = (x * 7.0, (x * 13.0).fract(), x * x, 1.0 - x);
+            let computed = a * b + c * d + (a + c).sqrt();
+            let exact = f64::from(a) * f64::from(b)
+                + f64::from(c) * f64::from(d)
+                + (f64::from(a) + f64::from(c)).sqrt();
+            assert!(f64::from(super::bound_down(computed)) <= exact);
+            assert!(f64::from(super::bound_up(computed)) >= exact);
+        }
     }
 }

@@ -182,12 +182,6 @@ pub(crate) fn norm_upper<T: Real>(v: &Vector3<T>) -> T {
         .map_or_else(|| l1(v), |n| n.hi())
 }
 
-/// Rounds a non-negative bound computed in floating point up by a few ulps (covers the rounding of a handful of
-/// operations).
-pub(crate) fn round_up<T: Real>(x: T) -> T {
-    x * (T::one() + T::lit(8.0) * T::EPSILON) + tiny()
-}
-
 /// Encloses (Rot_u(θ) − I)·w, the displacement of w turned about the unit axis u, for every θ whose sine lies in
 /// `sin` and versine 1 − cos θ in `vers`, and every w in `w`.
 ///

@@ -152,7 +152,7 @@ impl<T: Real> Motion<T> for ConstantRotationTranslation<T> {
 
     fn max_speed(&self, radius: T) -> T {
         // d/dt (R(t)x + p(t)) = ω u × R(t)x + d, so |·| ≤ |ω|·|x| + |d|.
-        crate::enclosure::round_up(self.angle.abs() * radius + norm_upper(&self.displacement))
+        ccd_interval::bound_up(self.angle.abs() * radius + norm_upper(&self.displacement))
     }
 
     fn velocity_bound(&self, p: &Vector3<T>, t0: T, t1: T) -> IVec3<T> {

@@ -1,12 +1,12 @@
 //! [`Screw`]: Redon's motion M2, rotation about and translation along one fixed world axis.
 
-use ccd_interval::{IMat3, IVec3, Interval, Real};
+use ccd_interval::{IMat3, IVec3, Interval, Real, bound_up};
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::arc::short_arc;
 use crate::enclosure::{
-    AxisFrame, IntervalPose, eval_pad, l1, norm_upper, pad_matrix, rotation_pad, round_up,
-    sin_vers, time_interval, turn_offset, widen_vec,
+    AxisFrame, IntervalPose, eval_pad, l1, norm_upper, pad_matrix, rotation_pad, sin_vers,
+    time_interval, turn_offset, widen_vec,
 };
 use crate::motion::Motion;
 
@@ -199,7 +199,7 @@ impl<T: Real> Motion<T> for Screw<T> {
         // the speed is √((ωρ)² + δ²), and ρ ≤ |x| + |ℓ|.
         let rho = radius + norm_upper(&self.lever);
         let spin = self.angle.abs() * rho;
-        round_up((spin * spin + self.distance * self.distance).sqrt())
+        bound_up((spin * spin + self.distance * self.distance).sqrt())
     }
 
     fn velocity_bound(&self, p: &Vector3<T>, t0: T, t1: T) -> IVec3<T> {

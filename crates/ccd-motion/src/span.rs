@@ -16,10 +16,10 @@
 //! `|R·y − Q·y| ≤ (‖R − rot‖₂ + η)·|y|` = `rot_dev·|y|`, and `|p − trans| ≤ trans_dev` for every translation `p`
 //! of the enclosure. Every bound is computed with outward-rounded interval arithmetic.
 
-use ccd_interval::{IMat3, IVec3, Interval, Real};
+use ccd_interval::{IMat3, IVec3, Interval, Real, bound_up};
 use nalgebra::{Isometry3, Matrix3, Vector3};
 
-use crate::enclosure::{IntervalPose, round_up};
+use crate::enclosure::IntervalPose;
 use crate::motion::Motion;
 
 /// A float pose and certified deviation bounds for every pose of a motion over a time interval.
@@ -113,7 +113,7 @@ impl<T: Real> PoseSpan<T> {
     /// may be, at any time of the span, from where the span's pose puts it (see the type's guarantee).
     #[inline]
     pub fn reach(&self, radius: T) -> T {
-        round_up(self.trans_dev + self.rot_dev * radius)
+        bound_up(self.trans_dev + self.rot_dev * radius)
     }
 
     /// The span of body `other` (B) seen from `self`'s body (A): B's frame in A's frame.
@@ -125,15 +125,15 @@ impl<T: Real> PoseSpan<T> {
         // fl(AᵀB) and fl(Aᵀ(p_B − p_A)) against Q_AᵀQ_B and Q_Aᵀ(p_B − p_A): the defects plus the rounding of 3-term
         // dot products of entries bounded by 1 + defect (a generous 16 ε each).
         let ulps = T::EPSILON * T::lit(16.0);
-        let d1 = round_up(d.x.abs() + d.y.abs() + d.z.abs());
+        let d1 = bound_up(d.x.abs() + d.y.abs() + d.z.abs());
         RelativeSpan {
             rot,
             trans,
             rot_dev_a: self.rot_dev,
             trans_dev_a: self.trans_dev,
-            rot_dev_b: round_up(other.rot_dev + self.defect + other.defect + ulps),
-            trans_dev_b: round_up(other.trans_dev + (self.defect + ulps) * d1),
-            defect: round_up(self.defect + other.defect + ulps),
+            rot_dev_b: bound_up(other.rot_dev + self.defect + other.defect + ulps),
+            trans_dev_b: bound_up(other.trans_dev + (self.defect + ulps) * d1),
+            defect: bound_up(self.defect + other.defect + ulps),
         }
     }
 }
@@ -170,7 +170,7 @@ impl<T: Real> RelativeSpan<T> {
     /// A's origin and `r_b` of B's origin.
     #[inline]
     pub fn slack(&self, r_a: T, r_b: T) -> T {
-        round_up(self.trans_dev_a + self.trans_dev_b + self.rot_dev_a * r_a + self.rot_dev_b * r_b)
+        bound_up(self.trans_dev_a + self.trans_dev_b + self.rot_dev_a * r_a + self.rot_dev_b * r_b)
     }
 }
 

@@ -35,7 +35,7 @@
 //! one is a contact with one of its edges, which the edge–edge pairs cover.
 
 use ccd_bv::Real;
-use ccd_interval::{IMat3, IVec3, Interval};
+use ccd_interval::{IMat3, IVec3, Interval, bound_up};
 use ccd_motion::{IntervalPose, Motion};
 use nalgebra::Vector3;
 
@@ -79,9 +79,9 @@ impl<T: Real> Tri<T> {
             e,
             n,
             degenerate: collinear(t),
-            radius: up(most(&|x| x.norm())),
+            radius: bound_up(most(&|x| x.norm())),
             centroid,
-            spread: up(most(&|x| (x - centroid).norm())),
+            spread: bound_up(most(&|x| (x - centroid).norm())),
             scale: most(&|x| x.x.abs() + x.y.abs() + x.z.abs()),
         }
     }
@@ -252,11 +252,6 @@ pub(crate) struct Bracket<T> {
     pub features: u16,
 }
 
-/// `(1 + 8ε)·x + tiny`: rounds up a sum of a few non-negative terms.
-fn up<T: Real>(x: T) -> T {
-    x * (T::one() + T::lit(8.0) * T::EPSILON) + T::lit(f64::from(f32::MIN_POSITIVE))
-}
-
 /// `true` if the triangles are certainly farther apart than `delta` at every time of `span`'s interval: in A's
 /// frame, `a` and `b` moved by the span's float pose are farther apart than `delta` plus the span's slack for
 /// their radii (the [`RelativeSpan`](ccd_motion::RelativeSpan) guarantee).
@@ -275,18 +270,18 @@ fn tri_apart<T: Real>(
 ) -> bool {
     let rel = &span.rel;
     let pose = &span.pose;
-    let gap = up(rel.slack(a.radius, b.radius) + delta);
+    let gap = bound_up(rel.slack(a.radius, b.radius) + delta);
     let trans1 = pose.trans.x.abs() + pose.trans.y.abs() + pose.trans.z.abs();
     // Spheres: |rot·(y − c)| ≤ (1 + defect)·|y − c| for the float (not quite orthogonal) rotation.
     let cb = pose.rot * b.centroid + pose.trans;
     let centre_gap = (cb - a.centroid).norm();
     let slop = T::EPSILON * T::lit(64.0) * (a.scale + b.scale + trans1);
-    let reach = up(a.spread + b.spread * (T::one() + rel.defect) + slop);
+    let reach = bound_up(a.spread + b.spread * (T::one() + rel.defect) + slop);
     if centre_gap - reach > gap {
         return true;
     }
     let w = b.v.map(|v| pose.rot * v + pose.trans);
-    let err = up(T::EPSILON * T::lit(16.0) * (b.scale * (T::one() + rel.defect) + trans1));
+    let err = bound_up(T::EPSILON * T::lit(16.0) * (b.scale * (T::one() + rel.defect) + trans1));
     let spread = Interval::new(-err, err);
     let separates = |k: &Vector3<T>| {
         if !usable(k) {

@@ -2,6 +2,7 @@
 
 use ccd_bv::apart::{aabb_apart, obb_apart, obb_origin_radius, sphere_apart};
 use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
+use ccd_interval::bound_up;
 use nalgebra::Vector3;
 
 /// A bounding volume the continuous query can test over a time interval.
@@ -21,11 +22,6 @@ pub trait ContinuousVolume<T: Real>: BoundingVolume<T> {
 
     /// An upper bound on the distance from the model origin of every point of the volume.
     fn origin_radius(&self) -> T;
-}
-
-/// `(1 + 8ε)·x`: rounds up a sum of a few non-negative terms.
-fn up<T: Real>(x: T) -> T {
-    x * (T::one() + T::lit(8.0) * T::EPSILON)
 }
 
 impl<T: Real> ContinuousVolume<T> for Obb<T> {
@@ -48,7 +44,7 @@ impl<T: Real> ContinuousVolume<T> for Sphere<T> {
 
     #[inline]
     fn origin_radius(&self) -> T {
-        up(Vector3::from(self.center).norm() + self.radius)
+        bound_up(Vector3::from(self.center).norm() + self.radius)
     }
 }
 
@@ -60,6 +56,6 @@ impl<T: Real> ContinuousVolume<T> for Aabb<T> {
 
     #[inline]
     fn origin_radius(&self) -> T {
-        up(Vector3::from(self.center).norm() + Vector3::from(self.half).norm())
+        bound_up(Vector3::from(self.center).norm() + Vector3::from(self.half).norm())
     }
 }
