@@ -43,6 +43,11 @@ impl<M: Motion<f64>> Motion<f64> for General<M> {
     }
 }
 
+/// A mesh of one triangle.
+fn triangle(v: [[f64; 3]; 3]) -> Mesh {
+    mesh(v.to_vec(), vec![[0, 1, 2]])
+}
+
 fn at(x: f64, y: f64, z: f64) -> Isometry3<f64> {
     Isometry3::translation(x, y, z)
 }
@@ -95,14 +100,8 @@ fn oracle<MA: Motion<f64>, MB: Motion<f64>>(
 #[test]
 fn oracle_vertex_face_tunnelling() {
     // The leading vertex (0, 0.3, 0.1) crosses the triangle's interior at x = 3.3 (digest 000 §14.4).
-    let a = mesh(
-        vec![[0.0, 0.3, 0.1], [-1.0, 0.3, 0.1], [-1.0, 0.35, 0.15]],
-        vec![[0, 1, 2]],
-    );
-    let b = mesh(
-        vec![[3.3, 0.0, -1.0], [3.3, 0.0, 1.0], [3.3, 1.0, 0.0]],
-        vec![[0, 1, 2]],
-    );
+    let a = triangle([[0.0, 0.3, 0.1], [-1.0, 0.3, 0.1], [-1.0, 0.35, 0.15]]);
+    let b = triangle([[3.3, 0.0, -1.0], [3.3, 0.0, 1.0], [3.3, 1.0, 0.0]]);
     oracle(
         "VF tunnel",
         &a,
@@ -115,14 +114,8 @@ fn oracle_vertex_face_tunnelling() {
 
 #[test]
 fn oracle_edge_edge_tunnelling() {
-    let a = mesh(
-        vec![[0.0, 0.0, -1.0], [0.0, 0.0, 1.0], [-1.0, 0.0, 0.0]],
-        vec![[0, 1, 2]],
-    );
-    let b = mesh(
-        vec![[3.3, -1.0, 0.0], [3.3, 1.0, 0.0], [4.3, 0.0, 0.0]],
-        vec![[0, 1, 2]],
-    );
+    let a = triangle([[0.0, 0.0, -1.0], [0.0, 0.0, 1.0], [-1.0, 0.0, 0.0]]);
+    let b = triangle([[3.3, -1.0, 0.0], [3.3, 1.0, 0.0], [4.3, 0.0, 0.0]]);
     oracle(
         "EE tunnel",
         &a,
@@ -136,14 +129,8 @@ fn oracle_edge_edge_tunnelling() {
 #[test]
 fn oracle_rotating_point_against_wall() {
     // Tip (2, 0, 0) turning about z: 2·sin(πt/2) = 1 at t = 1/3.
-    let a = mesh(
-        vec![[2.0, 0.0, 0.0], [1.0, 0.0, 0.1], [1.0, 0.0, -0.1]],
-        vec![[0, 1, 2]],
-    );
-    let b = mesh(
-        vec![[-5.0, 1.0, -5.0], [5.0, 1.0, -5.0], [0.0, 1.0, 5.0]],
-        vec![[0, 1, 2]],
-    );
+    let a = triangle([[2.0, 0.0, 0.0], [1.0, 0.0, 0.1], [1.0, 0.0, -0.1]]);
+    let b = triangle([[-5.0, 1.0, -5.0], [5.0, 1.0, -5.0], [0.0, 1.0, 5.0]]);
     let end = Isometry3::rotation(Vector3::z() * std::f64::consts::FRAC_PI_2);
     let ma = Interp::new(Isometry3::identity(), end);
     oracle(
@@ -186,14 +173,8 @@ fn oracle_cube_pair() {
 
 #[test]
 fn oracle_ae01() {
-    let a = mesh(
-        vec![[0.0, 0.0, -1.0], [0.0, 0.0, 1.0], [-0.5, 1.0, 0.0]],
-        vec![[0, 1, 2]],
-    );
-    let b = mesh(
-        vec![[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0]],
-        vec![[0, 1, 2]],
-    );
+    let a = triangle([[0.0, 0.0, -1.0], [0.0, 0.0, 1.0], [-0.5, 1.0, 0.0]]);
+    let b = triangle([[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0]]);
     oracle(
         "AE01",
         &a,
