@@ -23,9 +23,9 @@ mod sphere;
 
 pub use aabb::Aabb;
 pub use bounding_volume::{BoundingVolume, BvKind, FitMethod};
-pub use ccd_interval::Real;
+pub use ccd_interval::{Limits, RangeError, Real, limits};
 pub use obb::Obb;
-pub use pose::Pose;
+pub use pose::{Pose, checked_isometry};
 pub use sphere::Sphere;
 
 /// Re-export of the linear-algebra crate used in every public signature.

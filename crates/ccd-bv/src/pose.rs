@@ -2,7 +2,18 @@
 
 use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
-use crate::Real;
+use crate::limits::check_isometry;
+use crate::{RangeError, Real};
+
+/// `pose` after [`check_isometry`], with its quaternion renormalised.
+///
+/// # Errors
+/// As [`check_isometry`].
+pub fn checked_isometry<T: Real>(pose: &Isometry3<T>) -> Result<Isometry3<T>, RangeError> {
+    check_isometry(pose)?;
+    let q = nalgebra::UnitQuaternion::new_normalize(pose.rotation.into_inner());
+    Ok(Isometry3::from_parts(pose.translation, q))
+}
 
 /// A rigid transform `x ↦ rot·x + trans`, stored as a rotation matrix (with its
 /// element-wise absolute value cached) so that bounding-volume tests pay no
@@ -47,6 +58,40 @@ impl<T: Real> Pose<T> {
     /// `pose_a⁻¹ · pose_b`.
     pub fn relative(pose_a: &Isometry3<T>, pose_b: &Isometry3<T>) -> Self {
         Self::from_isometry(&pose_a.inv_mul(pose_b))
+    }
+
+    /// [`Pose::relative`] of two poses checked against the supported range of `T`
+    /// ([`crate::limits::check_isometry`]), their quaternions renormalised first (each is within the unit
+    /// tolerance of norm 1, so this moves a rotation by at most that tolerance).
+    ///
+    /// # Errors
+    /// [`RangeError`] naming `"pose of model a"` or `"pose of model b"` and the component.
+    pub fn relative_checked(
+        pose_a: &Isometry3<T>,
+        pose_b: &Isometry3<T>,
+    ) -> Result<Self, RangeError> {
+        let a = checked_isometry(pose_a).map_err(|e| e.within("pose of model a"))?;
+        let b = checked_isometry(pose_b).map_err(|e| e.within("pose of model b"))?;
+        Ok(Self::relative(&a, &b))
+    }
+
+    /// Checks the transform against the supported range of `T`: every translation component a supported length
+    /// ([`crate::limits::check_length`]), and `rot` a rotation: finite, with `|rotᵀrot − I|` entrywise within
+    /// the unit tolerance.
+    ///
+    /// # Errors
+    /// [`RangeError`] naming the translation component, or the rotation's largest deviation from orthonormality.
+    pub fn check(&self) -> Result<(), RangeError> {
+        crate::limits::check_vector(&self.trans, "relative pose translation")?;
+        let gram = self.rot.transpose() * self.rot - Matrix3::identity();
+        let worst = if gram.iter().all(|x| x.finite()) {
+            gram.iter().fold(T::zero(), |m, x| m.max(x.abs()))
+        } else {
+            T::lit(f64::NAN)
+        };
+        crate::limits::check_within(worst, 0.0, T::LIMITS.unit_tolerance, || {
+            "relative pose rotation: largest entry of |rotᵀrot − I|".into()
+        })
     }
 
     /// Applies the transform to a point.

@@ -10,14 +10,19 @@ pub enum BuildError {
     /// The triangle list is empty.
     #[error("the mesh has no triangles")]
     NoTriangles,
-    /// A vertex coordinate is NaN or infinite.
-    #[error("vertex {vertex} has a non-finite coordinate {value}")]
-    NonFiniteVertex {
+    /// A vertex coordinate is NaN, infinite or outside the supported range of the scalar type
+    /// ([`ccd_bv::limits`]).
+    #[error("{range}")]
+    VertexOutOfRange {
         /// Index of the vertex.
         vertex: usize,
-        /// The offending coordinate, as f64.
-        value: f64,
+        /// The coordinate, its value and the limit.
+        range: ccd_bv::RangeError,
     },
+    /// The mesh's largest coordinate magnitude is below the smallest supported scale of the scalar type
+    /// ([`ccd_bv::Limits::scale_min`]): every coordinate is zero or tiny.
+    #[error("{0}")]
+    ScaleOutOfRange(ccd_bv::RangeError),
     /// A triangle refers to a vertex that does not exist.
     #[error("triangle {face} refers to vertex {index}, but there are only {len} vertices")]
     FaceIndexOutOfRange {

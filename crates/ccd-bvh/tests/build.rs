@@ -197,13 +197,13 @@ fn bad_input_is_a_typed_error() {
     nan[1][2] = f64::NAN;
     assert!(matches!(
         build(nan, &[[0, 1, 2]], &o),
-        Err(BuildError::NonFiniteVertex { vertex: 1, .. })
+        Err(BuildError::VertexOutOfRange { vertex: 1, .. })
     ));
     let mut inf = v.clone();
     inf[2][0] = f64::INFINITY;
     assert!(matches!(
         build(inf, &[[0, 1, 2]], &o),
-        Err(BuildError::NonFiniteVertex { vertex: 2, .. })
+        Err(BuildError::VertexOutOfRange { vertex: 2, .. })
     ));
     for leaf_size in [0, 17] {
         let bad = BuildOptions { leaf_size, ..o };

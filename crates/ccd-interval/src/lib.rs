@@ -30,6 +30,7 @@
 mod arith;
 mod elementary;
 mod interval;
+pub mod limits;
 mod matrix;
 mod quaternion;
 mod real;
@@ -40,6 +41,7 @@ pub use nalgebra;
 
 pub use arith::Division;
 pub use interval::Interval;
+pub use limits::{Limits, RangeError};
 pub use matrix::IMat3;
 pub use quaternion::IQuat;
 pub use real::Real;

@@ -5,6 +5,8 @@ use std::fmt::{Debug, Display};
 use nalgebra::RealField;
 use num_traits::{FromPrimitive, ToPrimitive};
 
+use crate::limits::Limits;
+
 /// A floating-point scalar: `f32` or `f64`.
 ///
 /// It is `nalgebra::RealField` (so all geometry is plain nalgebra) plus the few
@@ -43,6 +45,9 @@ pub trait Real:
     /// carry about 1e-7 of round-off each.
     const SAT_GUARD: Self;
 
+    /// The supported range of inputs of this type ([`Limits::F32`] / [`Limits::F64`]).
+    const LIMITS: Limits;
+
     /// Converts an `f64` literal (rounded to nearest for `f32`).
     fn lit(x: f64) -> Self;
 
@@ -60,12 +65,13 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $bits:ty, $name:literal, $guard:expr) => {
+    ($t:ty, $bits:ty, $name:literal, $guard:expr, $limits:expr) => {
         impl Real for $t {
             type Bits = $bits;
             const NAME: &'static str = $name;
             const EPSILON: Self = <$t>::EPSILON;
             const SAT_GUARD: Self = $guard;
+            const LIMITS: Limits = $limits;
 
             #[inline(always)]
             fn lit(x: f64) -> Self {
@@ -95,8 +101,8 @@ macro_rules! impl_real {
     };
 }
 
-impl_real!(f32, u32, "f32", 1e-5);
-impl_real!(f64, u64, "f64", 1e-6);
+impl_real!(f32, u32, "f32", 1e-5, Limits::F32);
+impl_real!(f64, u64, "f64", 1e-6, Limits::F64);
 
 #[cfg(test)]
 mod tests {

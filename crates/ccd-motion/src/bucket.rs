@@ -139,4 +139,8 @@ impl<T: Real, M: Motion<T>> Motion<T> for Bucketed<T, M> {
     fn is_pure_translation(&self) -> Option<Vector3<T>> {
         self.motion.is_pure_translation()
     }
+
+    fn check_range(&self) -> Result<(), ccd_interval::RangeError> {
+        self.motion.check_range()
+    }
 }

@@ -1,7 +1,8 @@
 //! [`Interp`]: linear interpolation of position and short-arc spherical interpolation (slerp) of orientation
 //! between two poses.
 
-use ccd_interval::{IVec3, Real};
+use ccd_interval::limits::check_isometry;
+use ccd_interval::{IVec3, RangeError, Real};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 
 use crate::arc::short_arc;
@@ -112,6 +113,11 @@ impl<T: Real> Interp<T> {
 }
 
 impl<T: Real> Motion<T> for Interp<T> {
+    fn check_range(&self) -> Result<(), RangeError> {
+        check_isometry(&self.start).map_err(|e| e.within("start pose"))?;
+        check_isometry(&self.end).map_err(|e| e.within("end pose"))
+    }
+
     fn pose(&self, t: T) -> Isometry3<T> {
         Isometry3::from_parts(Translation3::from(self.lerp(t)), self.slerp(t))
     }

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use ccd_interval::{IVec3, Real};
+use ccd_interval::limits::check_isometry;
+use ccd_interval::{IVec3, RangeError, Real};
 use nalgebra::{Isometry3, Vector3};
 
 use crate::enclosure::IntervalPose;
@@ -90,6 +91,14 @@ pub trait Motion<T: Real>: Send + Sync + std::fmt::Debug {
     fn is_pure_translation(&self) -> Option<Vector3<T>> {
         None
     }
+
+    /// Checks every parameter of the motion against the supported range of `T` ([`ccd_interval::limits`]):
+    /// poses, displacements and points as lengths, rotation angles against the angle limit, axes and quaternions
+    /// unit. Queries call it at their entry point.
+    ///
+    /// # Errors
+    /// A [`RangeError`] naming the parameter, its value and the limit.
+    fn check_range(&self) -> Result<(), RangeError>;
 }
 
 macro_rules! forward_motion {
@@ -113,6 +122,9 @@ macro_rules! forward_motion {
             fn is_pure_translation(&self) -> Option<Vector3<T>> {
                 (**self).is_pure_translation()
             }
+            fn check_range(&self) -> Result<(), RangeError> {
+                (**self).check_range()
+            }
         }
     )*};
 }
@@ -134,6 +146,10 @@ impl<T: Real> Static<T> {
 }
 
 impl<T: Real> Motion<T> for Static<T> {
+    fn check_range(&self) -> Result<(), RangeError> {
+        check_isometry(&self.pose).map_err(|e| e.within("pose"))
+    }
+
     fn pose(&self, _t: T) -> Isometry3<T> {
         self.pose
     }

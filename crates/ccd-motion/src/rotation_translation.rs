@@ -1,7 +1,8 @@
 //! [`ConstantRotationTranslation`]: Redon's motion M1, constant rotation about a fixed axis plus constant-velocity
 //! translation of the body origin.
 
-use ccd_interval::{IVec3, Real};
+use ccd_interval::limits::{check_angle, check_isometry, check_unit, check_vector};
+use ccd_interval::{IVec3, RangeError, Real};
 use nalgebra::{Isometry3, Matrix3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::arc::short_arc;
@@ -129,6 +130,13 @@ impl<T: Real> ConstantRotationTranslation<T> {
 }
 
 impl<T: Real> Motion<T> for ConstantRotationTranslation<T> {
+    fn check_range(&self) -> Result<(), RangeError> {
+        check_isometry(&self.start).map_err(|e| e.within("start pose"))?;
+        check_unit(self.axis.as_slice(), || "axis norm".into())?;
+        check_angle(self.angle, || "angle".into())?;
+        check_vector(&self.displacement, "displacement")
+    }
+
     fn pose(&self, t: T) -> Isometry3<T> {
         let turn = UnitQuaternion::from_axis_angle(&self.axis, self.angle * t);
         let p = self.start.translation.vector + self.displacement * t;

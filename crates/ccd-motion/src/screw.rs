@@ -1,6 +1,7 @@
 //! [`Screw`]: Redon's motion M2, rotation about and translation along one fixed world axis.
 
-use ccd_interval::{IMat3, IVec3, Interval, Real, bound_up};
+use ccd_interval::limits::{check_angle, check_isometry, check_length, check_unit, check_vector};
+use ccd_interval::{IMat3, IVec3, Interval, RangeError, Real, bound_up};
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
 use crate::arc::short_arc;
@@ -161,6 +162,14 @@ impl<T: Real> Screw<T> {
 }
 
 impl<T: Real> Motion<T> for Screw<T> {
+    fn check_range(&self) -> Result<(), RangeError> {
+        check_isometry(&self.start).map_err(|e| e.within("start pose"))?;
+        check_unit(self.axis.as_slice(), || "axis norm".into())?;
+        check_vector(&self.point.coords, "axis point")?;
+        check_angle(self.angle, || "angle".into())?;
+        check_length(self.distance, || "distance along the axis".into())
+    }
+
     fn pose(&self, t: T) -> Isometry3<T> {
         let theta = self.angle * t;
         let half = (theta * T::lit(0.5)).sin();

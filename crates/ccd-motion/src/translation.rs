@@ -1,6 +1,7 @@
 //! [`Translation`]: constant-velocity translation at a fixed orientation.
 
-use ccd_interval::{IVec3, Real};
+use ccd_interval::limits::{check_isometry, check_vector};
+use ccd_interval::{IVec3, RangeError, Real};
 use nalgebra::{Isometry3, Translation3, Vector3};
 
 use crate::enclosure::{
@@ -63,6 +64,11 @@ impl<T: Real> Translation<T> {
 }
 
 impl<T: Real> Motion<T> for Translation<T> {
+    fn check_range(&self) -> Result<(), RangeError> {
+        check_isometry(&self.start).map_err(|e| e.within("start pose"))?;
+        check_vector(&self.displacement, "displacement")
+    }
+
     fn pose(&self, t: T) -> Isometry3<T> {
         let p = self.start.translation.vector + self.displacement * t;
         Isometry3::from_parts(Translation3::from(p), self.start.rotation)

@@ -89,6 +89,9 @@ impl<T: Real, M: ccd_motion::Motion<T>> ccd_motion::Motion<T> for Minimal<M> {
     fn max_speed(&self, radius: T) -> T {
         self.0.max_speed(radius)
     }
+    fn check_range(&self) -> Result<(), ccd_interval::RangeError> {
+        self.0.check_range()
+    }
 }
 
 fn velocities<T: Real>(seed: u64, noise_ulps: f64) {

@@ -1,6 +1,6 @@
 //! The discrete collision query.
 
-use ccd_bv::{Pose, Real};
+use ccd_bv::{Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::Isometry3;
 
@@ -51,31 +51,42 @@ impl CollideResult {
 /// # Frames
 /// Volumes are compared in A's model frame (model-space update: one
 /// transform per test, Gottschalk §2.3.3).
+///
+/// # Errors
+/// [`RangeError`] if a pose is outside the supported range of the scalar type ([`ccd_bv::limits`]): a translation
+/// component that is not a supported length, or a quaternion whose norm is not within the unit tolerance of 1
+/// (quaternions within it are renormalised). The hierarchies are trusted to hold supported coordinates, as every
+/// [`ccd_bvh::Bvh`] build and validated file open ensures.
 pub fn collide<A, B>(
     a: &A,
     pose_a: &Isometry3<A::Scalar>,
     b: &B,
     pose_b: &Isometry3<A::Scalar>,
     request: &CollideRequest,
-) -> CollideResult
+) -> Result<CollideResult, RangeError>
 where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
 {
-    collide_relative(a, b, &Pose::relative(pose_a, pose_b), request)
+    collide_relative(a, b, &Pose::relative_checked(pose_a, pose_b)?, request)
 }
 
 /// [`collide`] given B's pose in A's frame directly.
+///
+/// # Errors
+/// [`RangeError`] if `b_in_a` fails [`Pose::check`] (translation outside the supported lengths, or a rotation
+/// matrix that is not orthonormal within the unit tolerance).
 pub fn collide_relative<A, B>(
     a: &A,
     b: &B,
     b_in_a: &Pose<A::Scalar>,
     request: &CollideRequest,
-) -> CollideResult
+) -> Result<CollideResult, RangeError>
 where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
 {
+    b_in_a.check()?;
     let mut visitor = Collider {
         b_in_a,
         first_only: request.mode == ContactMode::First,
@@ -83,10 +94,10 @@ where
     };
     let mut stats = QueryStats::default();
     depth_first(a, b, b_in_a, request.descent, &mut visitor, &mut stats);
-    CollideResult {
+    Ok(CollideResult {
         contacts: visitor.contacts,
         stats,
-    }
+    })
 }
 
 /// Every intersecting triangle pair by testing all pairs (O(mn)), with B's

@@ -25,5 +25,6 @@ pub use collide::{CollideResult, ContactPair, collide, collide_brute_force, coll
 pub use request::{CollideRequest, ContactMode, DescentRule};
 pub use stats::QueryStats;
 pub use toi::{
-    ContinuousVolume, Feature, Toi, ToiMode, ToiRequest, ToiResult, ToiStats, time_of_impact,
+    ContinuousVolume, Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult,
+    ToiStats, time_of_impact,
 };

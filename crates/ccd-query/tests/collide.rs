@@ -44,7 +44,8 @@ fn check<T: Real, B: BoundingVolume<T>>(
     );
     let truth: BTreeSet<ContactPair> = collide_brute_force(&a, &b, b_in_a).into_iter().collect();
     for rule in DescentRule::ALL {
-        let all = collide_relative(&a, &b, b_in_a, &CollideRequest::all().with_descent(rule));
+        let all = collide_relative(&a, &b, b_in_a, &CollideRequest::all().with_descent(rule))
+            .expect("in range");
         let found: BTreeSet<ContactPair> = all.contacts.iter().copied().collect();
         assert_eq!(
             found.len(),
@@ -63,7 +64,8 @@ fn check<T: Real, B: BoundingVolume<T>>(
             let lhs = s.bv_disjoint as i64 - s.bv_overlapping as i64 + 2 * s.tri_tests as i64;
             assert_eq!(lhs, 1, "{rule:?}: BVTT invariant broken: {s:?}");
         }
-        let first = collide_relative(&a, &b, b_in_a, &CollideRequest::first().with_descent(rule));
+        let first = collide_relative(&a, &b, b_in_a, &CollideRequest::first().with_descent(rule))
+            .expect("in range");
         assert!(first.contacts.len() <= 1);
         assert_eq!(
             first.is_colliding(),

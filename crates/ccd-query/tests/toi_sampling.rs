@@ -144,7 +144,10 @@ fn sampled_contact(
     pb: &Isometry3<f64>,
     delta: f64,
 ) -> bool {
-    if collide(a64, pa, b64, pb, &CollideRequest::first()).is_colliding() {
+    if collide(a64, pa, b64, pb, &CollideRequest::first())
+        .expect("in range")
+        .is_colliding()
+    {
         return true;
     }
     if delta <= 0.0 {
@@ -204,14 +207,14 @@ fn no_false_negatives<T: Real, B: ContinuousVolume<T>>(name: &str, delta: f64) -
             min_separation: T::lit(delta),
             ..ToiRequest::default()
         };
-        let r = time_of_impact(&a, &*ma, &b, &*mb, &request);
+        let r = time_of_impact(&a, &*ma, &b, &*mb, &request).expect("in range");
         let (am, bm) = (rounded::<T>(&am), rounded::<T>(&bm));
         let (a64, b64) = (tree::<f64, Obb<f64>>(&am, 1), tree::<f64, Obb<f64>>(&bm, 1));
         let first = (0..=300).map(|i| f64::from(i) / 300.0).find(|&s| {
             let (pa, pb) = (pose_f64(&ma.pose(T::lit(s))), pose_f64(&mb.pose(T::lit(s))));
             sampled_contact(&am, &a64, &pa, &bm, &b64, &pb, delta)
         });
-        match (first, r.toi) {
+        match (first, r.toi().copied()) {
             (Some(s), Some(t)) => {
                 hits += 1;
                 assert!(

@@ -54,10 +54,19 @@ fn check<T: Real, B: BoundingVolume<T>>(
     for rule in [DescentRule::LargestDiameter, DescentRule::AlwaysB] {
         for request in [CollideRequest::all(), CollideRequest::first()] {
             let request = request.with_descent(rule);
-            let owned = collide_relative(&a, &b, &b_in_a, &request);
-            assert_eq!(collide_relative(&a_view, &b_view, &b_in_a, &request), owned);
-            assert_eq!(collide_relative(&a, &b_view, &b_in_a, &request), owned);
-            assert_eq!(collide_relative(&a_view, &b, &b_in_a, &request), owned);
+            let owned = collide_relative(&a, &b, &b_in_a, &request).unwrap();
+            assert_eq!(
+                collide_relative(&a_view, &b_view, &b_in_a, &request).unwrap(),
+                owned
+            );
+            assert_eq!(
+                collide_relative(&a, &b_view, &b_in_a, &request).unwrap(),
+                owned
+            );
+            assert_eq!(
+                collide_relative(&a_view, &b, &b_in_a, &request).unwrap(),
+                owned
+            );
         }
     }
 }
@@ -113,9 +122,9 @@ fn memory_mapped_files_equal_owned_trees() {
             random_rotation(&mut rng),
         );
         let b_in_a = Pose::from_isometry(&iso);
-        let owned = collide_relative(&a, &b, &b_in_a, &CollideRequest::all());
+        let owned = collide_relative(&a, &b, &b_in_a, &CollideRequest::all()).unwrap();
         assert_eq!(
-            collide_relative(&va, &vb, &b_in_a, &CollideRequest::all()),
+            collide_relative(&va, &vb, &b_in_a, &CollideRequest::all()).unwrap(),
             owned
         );
         colliding += usize::from(owned.is_colliding());

@@ -13,16 +13,8 @@ pub enum Error {
     /// A mesh file could not be read, or its mesh could not be built.
     #[error(transparent)]
     Mesh(#[from] crate::io::MeshError),
-    /// A query request has an invalid field.
-    #[error("invalid request: {reason}")]
-    InvalidRequest {
-        /// What is wrong.
-        reason: String,
-    },
-    /// A pose given to a query has a NaN or infinite component.
-    #[error("the pose of model {which} is not finite")]
-    NonFinitePose {
-        /// `'a'` or `'b'`.
-        which: char,
-    },
+    /// A pose, motion or request field given to a query is outside the supported range
+    /// ([`ccd_bv::limits`]); the error names the value and the limit.
+    #[error(transparent)]
+    OutOfRange(#[from] ccd_bv::RangeError),
 }

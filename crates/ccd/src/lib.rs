@@ -16,7 +16,10 @@ mod error;
 pub mod io;
 mod model;
 
-pub use ccd_bv::{Aabb, BoundingVolume, BvKind, FitMethod, Obb, Pose, Real, Sphere, nalgebra};
+pub use ccd_bv::{
+    Aabb, BoundingVolume, BvKind, FitMethod, Limits, Obb, Pose, RangeError, Real, Sphere, limits,
+    nalgebra,
+};
 pub use ccd_bvh::{
     BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats,
 };
@@ -25,7 +28,9 @@ pub use ccd_query::ccd_motion as motion;
 pub use ccd_query::{
     CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, QueryStats,
 };
-pub use ccd_query::{Feature, Toi, ToiMode, ToiRequest, ToiResult, ToiStats};
+pub use ccd_query::{
+    Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats,
+};
 pub use error::Error;
 pub use io::{MeshData, MeshError};
 pub use model::Model;
@@ -40,7 +45,8 @@ use nalgebra::Isometry3;
 /// [`ccd_query::collide`]); touching counts as contact.
 ///
 /// # Errors
-/// [`Error::NonFinitePose`] if a pose has a NaN or infinite component.
+/// [`Error::OutOfRange`] if a pose is outside the supported range ([`limits`]): a translation component that is
+/// not finite or not a supported length, or a quaternion whose norm is not 1 within the unit tolerance.
 pub fn collide<T, A, B>(
     a: &A,
     pose_a: &Isometry3<T>,
@@ -53,9 +59,7 @@ where
     A: Hierarchy<Scalar = T>,
     B: Hierarchy<Scalar = T, Bv = A::Bv>,
 {
-    check_pose(pose_a, 'a')?;
-    check_pose(pose_b, 'b')?;
-    Ok(ccd_query::collide(a, pose_a, b, pose_b, request))
+    Ok(ccd_query::collide(a, pose_a, b, pose_b, request)?)
 }
 
 /// First time of impact of `a` carried by `motion_a` and `b` carried by `motion_b` (model → world motions
@@ -76,18 +80,19 @@ where
 /// let fixed = Static::new(Isometry3::identity());
 /// let slide = Translation::new(Isometry3::translation(3.0, 0.0, 0.0), Vector3::new(-4.0, 0.0, 0.0));
 /// let hit = ccd::time_of_impact(&a, &fixed, &b, &slide, &ToiRequest::default())?;
-/// let toi = hit.toi.expect("they meet");
+/// let toi = hit.toi().expect("they meet");
 /// assert!(toi.t_lo <= 0.5 && 0.5 - toi.t_lo < 1e-5);
 /// # Ok::<(), ccd::Error>(())
 /// ```
 ///
 /// # Guarantee
-/// Conservative: `t_lo` is never later than the first contact, and `None` means no contact in `[0, t_max]`
+/// Conservative: `t_lo` is never later than the first contact, and [`ToiOutcome::NoContact`] means no contact in
+/// `[0, t_max]`; when the request's budget runs out first, [`ToiOutcome::Undecided`] still certifies its `t_lo`
 /// (see [`ccd_query::time_of_impact`]).
 ///
 /// # Errors
-/// [`Error::NonFinitePose`] with `which` = `'a'` or `'b'` if a motion's pose at t = 0 or 1 is not finite;
-/// [`Error::InvalidRequest`] if the request has a NaN, infinite or negative field.
+/// [`Error::OutOfRange`] if a motion parameter ([`motion::Motion::check_range`]) or a request field
+/// ([`ToiRequest::check`]) is outside the supported range ([`limits`]).
 pub fn time_of_impact<T, A, B, MA, MB>(
     a: &A,
     motion_a: &MA,
@@ -103,24 +108,7 @@ where
     MA: ccd_query::ccd_motion::Motion<T> + ?Sized,
     MB: ccd_query::ccd_motion::Motion<T> + ?Sized,
 {
-    for t in [T::zero(), T::one()] {
-        check_pose(&motion_a.pose(t), 'a')?;
-        check_pose(&motion_b.pose(t), 'b')?;
-    }
-    if !request.is_valid() {
-        return Err(Error::InvalidRequest {
-            reason: "a time-of-impact request field is NaN, infinite or negative".into(),
-        });
-    }
-    Ok(ccd_query::time_of_impact(a, motion_a, b, motion_b, request))
-}
-
-fn check_pose<T: Real>(pose: &Isometry3<T>, which: char) -> Result<(), Error> {
-    let q = pose.rotation.coords.iter();
-    let t = pose.translation.vector.iter();
-    if q.chain(t).all(|c| c.finite()) {
-        Ok(())
-    } else {
-        Err(Error::NonFinitePose { which })
-    }
+    Ok(ccd_query::time_of_impact(
+        a, motion_a, b, motion_b, request,
+    )?)
 }

@@ -247,9 +247,9 @@ fn nan_coordinate_is_rejected_by_the_builder() {
         matches!(
             &e,
             Error::Mesh(MeshError::Invalid {
-                source: BuildError::NonFiniteVertex { vertex: 0, value },
+                source: BuildError::VertexOutOfRange { vertex: 0, range },
                 ..
-            }) if value.is_nan()
+            }) if range.value.is_nan()
         ),
         "{e:?}"
     );
@@ -400,18 +400,26 @@ fn unknown_extension_and_missing_file() {
 #[test]
 fn f32_overflow_is_rejected() {
     let path = scratch("huge.obj");
-    std::fs::write(&path, "v 1e300 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    std::fs::write(&path, "v 1e30 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     assert!(Model::<f64>::from_obj(&path).is_ok());
+    // 1e30 is beyond f32's supported 2^40: refused with the value and the limit.
     let e = Model::<f32>::from_obj(&path).unwrap_err();
     assert!(
         matches!(
             &e,
             Error::Mesh(MeshError::Invalid {
-                source: BuildError::NonFiniteVertex { vertex: 0, value },
+                source: BuildError::VertexOutOfRange { vertex: 0, range },
                 ..
-            }) if value.is_infinite()
+            }) if range.value == f64::from(1e30_f32)
         ),
         "{e:?}"
+    );
+    assert!(e.to_string().contains("1.099511627776e12"), "{e}");
+    std::fs::write(&path, "v 1e300 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let e = Model::<f64>::from_obj(&path).unwrap_err();
+    assert!(
+        e.to_string().contains("vertex 0 coordinate x = 1e300"),
+        "{e}"
     );
 }
 

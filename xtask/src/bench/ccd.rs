@@ -350,7 +350,7 @@ pub fn measure(scene: &Scene, queries: usize) -> Result<Row> {
         last = Some(r);
     }
     let last = last.expect("at least one query");
-    let bracket = last.toi.map(|t| (t.t_lo, t.t_hi));
+    let bracket = last.toi().map(|t| (t.t_lo, t.t_hi));
     let (false_negative, false_positive) = classify(reference, bracket);
     Ok(Row {
         name: scene.name,

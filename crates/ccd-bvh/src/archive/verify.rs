@@ -51,7 +51,7 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
     }
     // The four checks read disjoint data; run them side by side.
     let leaf_size = s.info.options.leaf_size as usize;
-    let ((tree, face_refs), (finite_vertices, sound_volumes)) = rayon::join(
+    let ((tree, face_refs), (vertices_in_range, sound_volumes)) = rayon::join(
         || {
             rayon::join(
                 || verify_tree(nodes, faces.len(), leaf_size),
@@ -60,7 +60,7 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
         },
         || {
             rayon::join(
-                || all_finite::<T>(bytemuck::cast_slice(vertices)),
+                || crate::build::check_vertices(vertices).is_ok(),
                 || {
                     nodes
                         .par_chunks(4096)
@@ -71,8 +71,11 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
     );
     tree?;
     face_refs?;
-    if !finite_vertices {
-        return Err(corrupt("non-finite vertex coordinate"));
+    if !vertices_in_range {
+        let culprit = crate::build::check_vertices(vertices)
+            .err()
+            .map_or_else(String::new, |e| e.to_string());
+        return Err(corrupt(format!("vertex block: {culprit}")));
     }
     if !sound_volumes {
         return Err(corrupt(
@@ -80,11 +83,6 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
         ));
     }
     Ok(())
-}
-
-/// Whether every value is finite; branch-free so it vectorises.
-fn all_finite<T: Real>(xs: &[T]) -> bool {
-    xs.iter().fold(true, |ok, x| ok & x.finite())
 }
 
 /// Children after their parent and in bounds, one parent per non-root node,

@@ -67,14 +67,7 @@ pub(crate) fn validate<T: Real>(
             max: max_faces,
         });
     }
-    for (vertex, p) in vertices.iter().enumerate() {
-        if let Some(&bad) = p.iter().find(|c| !c.finite()) {
-            return Err(BuildError::NonFiniteVertex {
-                vertex,
-                value: bad.to_f64_exact(),
-            });
-        }
-    }
+    check_vertices(vertices)?;
     let len = vertices.len();
     for (face, t) in triangles.iter().enumerate() {
         if let Some(&index) = t.iter().find(|&&i| i as usize >= len) {
@@ -82,6 +75,37 @@ pub(crate) fn validate<T: Real>(
         }
     }
     Ok(())
+}
+
+/// Every coordinate within the supported range of `T` ([`ccd_bv::limits`]): finite, zero or of a magnitude in
+/// `[length_min, length_max]`, and the largest magnitude at least `scale_min`. Branch-free over the whole array; the first culprit is looked up only on failure.
+pub(crate) fn check_vertices<T: Real>(vertices: &[[T; 3]]) -> Result<(), BuildError> {
+    let coords: &[T] = bytemuck::cast_slice(vertices);
+    if in_range::<T>(coords) {
+        let scale = coords.iter().fold(T::zero(), |m, x| m.max(x.abs()));
+        return ccd_bv::limits::check_scale(scale, || {
+            "mesh scale (largest coordinate magnitude)".into()
+        })
+        .map_err(BuildError::ScaleOutOfRange);
+    }
+    for (vertex, p) in vertices.iter().enumerate() {
+        for (axis, &c) in p.iter().enumerate() {
+            ccd_bv::limits::check_length(c, || {
+                format!("vertex {vertex} coordinate {}", ["x", "y", "z"][axis])
+            })
+            .map_err(|range| BuildError::VertexOutOfRange { vertex, range })?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether every value is a supported length (see [`check_vertices`]); branch-free so it vectorises.
+pub(crate) fn in_range<T: Real>(xs: &[T]) -> bool {
+    let (lo, hi) = (T::lit(T::LIMITS.length_min), T::lit(T::LIMITS.length_max));
+    xs.iter().fold(true, |ok, x| {
+        let a = x.abs();
+        ok & (a <= hi) & ((a >= lo) | (a == T::zero()))
+    })
 }
 
 /// Builds the node and face arrays for a validated mesh.

@@ -92,7 +92,7 @@ impl Report {
     fn of<T: Real>(r: ToiResult<T>) -> Self {
         let wide = |x: T| x.to_f64_exact();
         Self {
-            toi: r.toi.map(|t| ccd::Toi {
+            toi: r.toi().map(|t| ccd::Toi {
                 t_lo: wide(t.t_lo),
                 t_hi: wide(t.t_hi),
                 tri_a: t.tri_a,

@@ -14,6 +14,7 @@ use super::ContinuousVolume;
 use super::describe::{ModelPair, describe, feature_distance, feature_of};
 use super::leaf::{Bracket, Tri, earliest};
 use super::request::{Feature, Toi, ToiMode, ToiRequest, ToiStats};
+use super::shells::Shells;
 use super::spans::Spans;
 
 /// Time is halved for a node pair while `TIME_SPLIT_RATIO · slack > diameter` (the larger of the two): the
@@ -75,8 +76,15 @@ pub(crate) struct Search<'q, T: Real, MA: ?Sized, MB: ?Sized> {
     pub stats: ToiStats,
     pub best: Option<Toi<T>>,
     pub found: Vec<Toi<T>>,
+    /// Set when the budget ran out: the start of the earliest entry left, before which there is no contact.
+    pub undecided_from: Option<T>,
     tested: HashSet<(usize, usize)>,
     spans: Spans<'q, T, MA, MB>,
+    /// Radial shells of both trees, computed the first time the body origins are close enough for them to help.
+    shells: Option<(Shells<T>, Shells<T>)>,
+    /// The larger root volume's distance bound from its origin: shells can only separate nodes while the origins
+    /// are closer than this.
+    shell_reach: T,
 }
 
 impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, MA, MB> {
@@ -101,8 +109,11 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             stats,
             best: None,
             found: Vec::new(),
+            undecided_from: None,
             tested: HashSet::new(),
             spans: Spans::new(motion_a, motion_b),
+            shells: None,
+            shell_reach: T::zero(),
         }
     }
 
@@ -130,6 +141,10 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
         if a.nodes().is_empty() || b.nodes().is_empty() {
             return;
         }
+        self.shell_reach = a.nodes()[0]
+            .bv
+            .origin_radius()
+            .max(b.nodes()[0].bv.origin_radius());
         let mut heap = BinaryHeap::new();
         heap.push(Entry::new(T::zero(), self.request.t_max, 0, 0));
         self.stats.queue_pushes += 1;
@@ -145,13 +160,22 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
                 if self.done_at(en.t0) {
                     return;
                 }
+                // Entries are taken earliest start first (the local stack holds entries starting at the popped
+                // one's start or later halves of it, the heap later ones), so every contact before `en.t0` has
+                // been found: the certified part of an undecided answer.
+                if self.request.budget.exhausted_by(&self.stats) {
+                    self.undecided_from = Some(en.t0);
+                    return;
+                }
                 let (na, nb) = (&a.nodes()[en.na as usize], &b.nodes()[en.nb as usize]);
                 let span = self.spans.get(en.t0, en.t1, &mut self.stats);
                 let slack = span.rel.slack(na.bv.origin_radius(), nb.bv.origin_radius());
                 let gap =
                     (slack + self.request.min_separation) * (T::one() + T::lit(4.0) * T::EPSILON);
                 self.stats.bv_tests += 1;
-                if na.bv.apart(&nb.bv, &span.pose, gap, span.rel.defect) {
+                if na.bv.apart(&nb.bv, &span.pose, gap, span.rel.defect)
+                    || self.shells_apart(a, b, &en, span.origin_gap)
+                {
                     continue;
                 }
                 if na.is_leaf() && nb.is_leaf() {
@@ -185,6 +209,27 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
                 }
             }
         }
+    }
+
+    /// The radial shell test (`shells.rs`) of an entry's nodes, when the body origins stay within `origin_gap` of
+    /// each other and that is close enough for it to separate anything (shells computed on first use).
+    fn shells_apart<A, B>(&mut self, a: &A, b: &B, en: &Entry<T>, origin_gap: T) -> bool
+    where
+        A: Hierarchy<Scalar = T>,
+        B: Hierarchy<Scalar = T>,
+    {
+        if origin_gap >= self.shell_reach {
+            return false;
+        }
+        let (sa, sb) = self
+            .shells
+            .get_or_insert_with(|| (Shells::new(a), Shells::new(b)));
+        Shells::apart(
+            sa.get(en.na as usize),
+            sb.get(en.nb as usize),
+            origin_gap,
+            self.request.min_separation,
+        )
     }
 
     /// Tests faces `fa` of `a` and `fb` of `b` over `[t0, t1]` and records what it finds.

@@ -43,16 +43,16 @@ mod describe;
 mod geometry;
 mod leaf;
 mod request;
+mod shells;
 mod spans;
 mod volume;
 
-pub use request::{Feature, Toi, ToiMode, ToiRequest, ToiResult, ToiStats};
+pub use request::{Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats};
 pub use volume::ContinuousVolume;
 
-use ccd_bv::Real;
+use ccd_bv::{RangeError, Real};
 use ccd_bvh::Hierarchy;
 use ccd_motion::Motion;
-use nalgebra::RealField;
 
 use crate::{CollideRequest, collide};
 use describe::{ModelPair, describe};
@@ -70,16 +70,25 @@ use describe::{ModelPair, describe};
 /// Motions map model → world over normalised time; `point` and `normal` are in the world frame at `t_hi`.
 ///
 /// # Behaviour
-/// Touching counts as contact. `t_max` is clamped to `[0, 1]`; a negative or NaN tolerance counts as 0. Meshes
-/// already intersecting at `t = 0` give `t_lo = t_hi = 0` with [`Feature::Overlap`]. A mesh entirely inside the
-/// other without touching is not a contact (digest 000 §15.5, limitation L2).
+/// Touching counts as contact. Meshes already intersecting at `t = 0` give `t_lo = t_hi = 0` with
+/// [`Feature::Overlap`]. A mesh entirely inside the other without touching is not a contact (digest 000 §15.5,
+/// limitation L2).
+///
+/// # Cost
+/// Bounded by `request.budget` (plus at most one leaf entry's work): when it runs out the outcome is
+/// [`ToiOutcome::Undecided`] with the certified `t_lo` reached so far.
+///
+/// # Errors
+/// [`RangeError`] if the request ([`ToiRequest::check`]) or a motion ([`Motion::check_range`]) is outside the
+/// supported range. The hierarchies are trusted to hold supported coordinates, as every
+/// [`ccd_bvh::Bvh`] build and validated file open ensures.
 pub fn time_of_impact<A, B, MA, MB>(
     a: &A,
     motion_a: &MA,
     b: &B,
     motion_b: &MB,
     request: &ToiRequest<A::Scalar>,
-) -> ToiResult<A::Scalar>
+) -> Result<ToiResult<A::Scalar>, RangeError>
 where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
@@ -87,20 +96,15 @@ where
     MA: Motion<A::Scalar> + ?Sized,
     MB: Motion<A::Scalar> + ?Sized,
 {
+    request.check()?;
+    motion_a
+        .check_range()
+        .map_err(|e| e.within("motion of model a"))?;
+    motion_b
+        .check_range()
+        .map_err(|e| e.within("motion of model b"))?;
     let zero = <A::Scalar as Real>::lit(0.0);
-    let one = <A::Scalar as Real>::lit(1.0);
-    let mut request = *request;
-    request.t_max = if request.t_max > zero {
-        RealField::min(request.t_max, one)
-    } else {
-        zero
-    };
-    if request.tolerance.partial_cmp(&zero) != Some(std::cmp::Ordering::Greater) {
-        request.tolerance = zero;
-    }
-    if request.min_separation.partial_cmp(&zero) != Some(std::cmp::Ordering::Greater) {
-        request.min_separation = zero;
-    }
+    let request = *request;
     let mut stats = ToiStats::default();
 
     // 1. Contact at the start: the exact discrete test.
@@ -115,7 +119,7 @@ where
         } else {
             CollideRequest::first()
         },
-    );
+    )?;
     stats.bv_tests += start.stats.bv_tests;
     stats.primitive_tests += start.stats.tri_tests;
     if let Some(first) = start.contacts.first() {
@@ -143,11 +147,11 @@ where
         } else {
             Vec::new()
         };
-        return ToiResult {
-            toi: Some(at(first.a, first.b)),
+        return Ok(ToiResult {
+            outcome: ToiOutcome::Contact(at(first.a, first.b)),
             at_impact,
             stats,
-        };
+        });
     }
 
     // 2–4. Best-first traversal with the leaf tests.
@@ -168,9 +172,18 @@ where
                 .then((x.tri_a, x.tri_b).cmp(&(y.tri_a, y.tri_b)))
         });
     }
-    ToiResult {
-        toi,
+    let outcome = match (search.undecided_from, toi) {
+        (Some(t), found) => ToiOutcome::Undecided {
+            // In all-feature-pairs mode a contact found earlier than the frontier bounds the first contact too.
+            t_lo: found.map_or(t, |f| if f.t_lo < t { f.t_lo } else { t }),
+            found,
+        },
+        (None, Some(toi)) => ToiOutcome::Contact(toi),
+        (None, None) => ToiOutcome::NoContact,
+    };
+    Ok(ToiResult {
+        outcome,
         at_impact,
         stats: search.stats,
-    }
+    })
 }

@@ -1,6 +1,7 @@
 //! Plain input and output structs of [`time_of_impact`](super::time_of_impact).
 
-use ccd_bv::Real;
+use ccd_bv::limits::{check_count, check_nonnegative_length, check_within};
+use ccd_bv::{RangeError, Real};
 
 /// What [`time_of_impact`](super::time_of_impact) reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -14,9 +15,14 @@ pub enum ToiMode {
 }
 
 /// Parameters of a continuous query over normalised time.
+///
+/// # Supported range
+/// `t_max` and `tolerance` in `[0, 1]`; `min_separation` a non-negative supported length of `T`
+/// ([`ccd_bv::limits`]); `max_iterations` and both budgets at least 1. [`ToiRequest::check`] says which field
+/// is out of range; [`time_of_impact`](super::time_of_impact) calls it first.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ToiRequest<T> {
-    /// End of the searched time interval `[0, t_max]`; clamped to `[0, 1]`. Default 1.
+    /// End of the searched time interval `[0, t_max]`. Default 1.
     pub t_max: T,
     /// Width of the reported bracket `[t_lo, t_hi]` (normalised time). Default `1e-6`.
     pub tolerance: T,
@@ -25,8 +31,46 @@ pub struct ToiRequest<T> {
     /// Most time boxes one triangle pair may examine; when it runs out the current (wider) box is reported as a
     /// possible contact, never dropped. Default 4096.
     pub max_iterations: usize,
+    /// The work the query may do before it answers [`ToiOutcome::Undecided`]. Default
+    /// [`ToiBudget::default`].
+    pub budget: ToiBudget,
     /// First contact only, or every feature pair at the time of impact.
     pub mode: ToiMode,
+}
+
+/// A bound on the work of one [`time_of_impact`](super::time_of_impact) call. The query stops at the first
+/// check after either count is exceeded (checks come between node-pair entries, and one leaf pair examines at
+/// most `max_iterations` time boxes, so the overshoot is small) and answers [`ToiOutcome::Undecided`] with the
+/// certified part of the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ToiBudget {
+    /// Most continuous volume tests. Default 8,000,000 (about a second on one core of a 2-core EPYC VM).
+    pub volume_tests: u64,
+    /// Most primitive tests (leaf time boxes and constant-velocity triangle tests). Default 2,000,000.
+    pub primitive_tests: u64,
+}
+
+impl Default for ToiBudget {
+    fn default() -> Self {
+        Self {
+            volume_tests: 8_000_000,
+            primitive_tests: 2_000_000,
+        }
+    }
+}
+
+impl ToiBudget {
+    /// No practical bound (`u64::MAX` of each).
+    pub const UNLIMITED: Self = Self {
+        volume_tests: u64::MAX,
+        primitive_tests: u64::MAX,
+    };
+
+    /// Whether `stats` has used up this budget.
+    #[inline]
+    pub fn exhausted_by(&self, stats: &ToiStats) -> bool {
+        stats.bv_tests > self.volume_tests || stats.primitive_tests > self.primitive_tests
+    }
 }
 
 impl<T: Real> Default for ToiRequest<T> {
@@ -36,17 +80,35 @@ impl<T: Real> Default for ToiRequest<T> {
             tolerance: T::lit(1e-6),
             min_separation: T::zero(),
             max_iterations: 4096,
+            budget: ToiBudget::default(),
             mode: ToiMode::FirstContact,
         }
     }
 }
 
 impl<T: Real> ToiRequest<T> {
-    /// `true` if every scalar field is finite and none is negative.
+    /// Checks every field against its supported range (see the type's docs).
+    ///
+    /// # Errors
+    /// [`RangeError`] naming the field, its value and the limit.
+    pub fn check(&self) -> Result<(), RangeError> {
+        check_within(self.t_max, 0.0, 1.0, || "request t_max".into())?;
+        check_within(self.tolerance, 0.0, 1.0, || "request tolerance".into())?;
+        check_nonnegative_length(self.min_separation, || "request min_separation".into())?;
+        check_count::<T>(self.max_iterations as u64, 1, || {
+            "request max_iterations".into()
+        })?;
+        check_count::<T>(self.budget.volume_tests, 1, || {
+            "request budget.volume_tests".into()
+        })?;
+        check_count::<T>(self.budget.primitive_tests, 1, || {
+            "request budget.primitive_tests".into()
+        })
+    }
+
+    /// `true` if [`ToiRequest::check`] passes.
     pub fn is_valid(&self) -> bool {
-        [self.t_max, self.tolerance, self.min_separation]
-            .iter()
-            .all(|x| x.finite() && *x >= T::zero())
+        self.check().is_ok()
     }
 }
 
@@ -108,14 +170,57 @@ pub struct ToiStats {
     pub motion_enclosures: u64,
 }
 
+/// What a [`time_of_impact`](super::time_of_impact) call decided.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ToiOutcome<T> {
+    /// The first contact: no contact before its `t_lo` (certified), a contact within the slack by its `t_hi`.
+    Contact(Toi<T>),
+    /// No contact anywhere in `[0, t_max]` (certified).
+    NoContact,
+    /// The budget ran out first. Certified: no contact before `t_lo`. Nothing is claimed after it except, when
+    /// `found` is set, that contact (a contact within its bracket, like [`ToiOutcome::Contact`], though an
+    /// earlier one in `[t_lo, found.t_lo)` is not excluded).
+    Undecided {
+        /// No contact in `[0, t_lo)`.
+        t_lo: T,
+        /// A contact found before the budget ran out, if any.
+        found: Option<Toi<T>>,
+    },
+}
+
 /// Outcome of [`time_of_impact`](super::time_of_impact).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToiResult<T> {
-    /// The first contact in `[0, t_max]`, or `None`: no contact anywhere in it (certified).
-    pub toi: Option<Toi<T>>,
+    /// The decision: first contact, no contact, or undecided within the budget.
+    pub outcome: ToiOutcome<T>,
     /// With [`ToiMode::AllFeaturePairs`]: every contact whose bracket starts no later than the first contact's
     /// `t_hi`, earliest first. Empty with [`ToiMode::FirstContact`].
     pub at_impact: Vec<Toi<T>>,
     /// Operation counts.
     pub stats: ToiStats,
+}
+
+impl<T: Copy> ToiResult<T> {
+    /// The first contact, when it was decided ([`ToiOutcome::Contact`]).
+    pub fn toi(&self) -> Option<&Toi<T>> {
+        match &self.outcome {
+            ToiOutcome::Contact(toi) => Some(toi),
+            _ => None,
+        }
+    }
+
+    /// Whether the budget ran out before the query could decide.
+    pub fn is_undecided(&self) -> bool {
+        matches!(self.outcome, ToiOutcome::Undecided { .. })
+    }
+
+    /// The certified lower bound of the first contact time: the contact's `t_lo`, the undecided outcome's `t_lo`,
+    /// or `None` when there is no contact in `[0, t_max]`.
+    pub fn t_lo(&self) -> Option<T> {
+        match &self.outcome {
+            ToiOutcome::Contact(toi) => Some(toi.t_lo),
+            ToiOutcome::NoContact => None,
+            ToiOutcome::Undecided { t_lo, .. } => Some(*t_lo),
+        }
+    }
 }

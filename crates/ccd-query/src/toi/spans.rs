@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use ccd_bv::{Pose, Real};
+use ccd_interval::bound_up;
 use ccd_motion::{IntervalPose, Motion, PoseSpan, RelativeSpan};
 
 use super::request::ToiStats;
@@ -16,6 +17,9 @@ pub(crate) struct Span<T: Real> {
     pub rel: RelativeSpan<T>,
     /// `rel`'s rotation and translation in the form the volume tests take.
     pub pose: Pose<T>,
+    /// Upper bound of the distance between the two body origins at every time of the interval (for the radial
+    /// shell test).
+    pub origin_gap: T,
 }
 
 /// Spans keyed by their time interval.
@@ -45,6 +49,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Spans<'q, T, M
             Span {
                 rel,
                 pose: Pose::from_parts(rel.rot, rel.trans),
+                origin_gap: bound_up((b.trans - a.trans).norm() + a.trans_dev + b.trans_dev),
             }
         })
     }
