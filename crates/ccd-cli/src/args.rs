@@ -113,6 +113,12 @@ pub struct ToiArgs {
     /// End of the searched interval [0, t_max] (at most 1).
     #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_non_negative)]
     pub t_max: f64,
+    /// Most continuous volume tests before the answer is "undecided" (with the certified t_lo reached).
+    #[arg(long, value_name = "N", default_value_t = ccd::ToiBudget::default().volume_tests)]
+    pub max_volume_tests: u64,
+    /// Most primitive tests (leaf time boxes, constant-velocity triangle tests) before "undecided".
+    #[arg(long, value_name = "N", default_value_t = ccd::ToiBudget::default().primitive_tests)]
+    pub max_primitive_tests: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -254,7 +260,10 @@ The start pose is --pose-a/--pose-b (identity by default). Axes need not be unit
 must not be zero. Quote specs containing ';' in the shell.
 Output: 't_lo t_hi' (no contact before t_lo; the features touch within the tolerance somewhere
 in [t_lo, t_hi]), the triangle pair, the features, the world point and normal, and the
-counters; or 'no contact in [0, t_max]' (certified).
+counters; or 'no contact in [0, t_max]' (certified); or, when the budget runs out first,
+'undecided within the budget: no contact before t_lo' (certified) and any contact found so far.
+Every number must lie in the supported range (see the README's limits table): an axis, a
+quaternion, a translation, an angle or a time outside it is refused with the value and the limit.
 
 POSE (model frame -> world frame), comma-separated numbers:
   tx,ty,tz | tx,ty,tz,rx,ry,rz (rotation vector) | tx,ty,tz,qw,qx,qy,qz (unit quaternion)
@@ -312,13 +321,15 @@ fn numbers(s: &str, n: usize, what: &str) -> Result<Vec<f64>, String> {
     }
 }
 
-/// A non-zero axis direction.
+/// A non-zero axis direction, divided by its largest component magnitude so that normalising it can neither
+/// overflow (1e200,1e200,0) nor underflow (1e-200,0,0).
 fn axis(v: &[f64], what: &str) -> Result<[f64; 3], String> {
     let a = [v[0], v[1], v[2]];
-    if a.iter().all(|c| *c == 0.0) {
+    let m = a.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+    if m == 0.0 {
         Err(format!("{what}: the axis is zero"))
     } else {
-        Ok(a)
+        Ok(a.map(|c| c / m))
     }
 }
 

@@ -174,3 +174,84 @@ fn malformed_motion_is_one_usage_error() {
     assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
     assert!(stderr.starts_with("error: "), "{stderr:?}");
 }
+
+/// The three inputs that used to run for minutes: an axis of huge components (normalised safely now, so the
+/// query runs and finds the overlap at t = 0), a translation far outside the supported lengths, and a spin of
+/// 10⁶ rad (beyond the angle limit). Each ends at once, with an answer or a one-line typed error naming the
+/// value and the limit.
+#[test]
+fn out_of_range_motions_end_with_an_answer_or_a_typed_error() {
+    let c = cube();
+    let v = toi_json(&[
+        "toi",
+        &c,
+        &c,
+        "--motion-a",
+        "static",
+        "--motion-b",
+        "screw:1e200,1e200,0,1,1",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "contact", "{v}");
+    assert_eq!(v["toi"]["t_lo"], 0.0);
+    for (args, needle) in [
+        (
+            vec![
+                "--pose-b",
+                "1e308,0,0",
+                "--motion-b",
+                "translate:-1e308,0,0",
+            ],
+            "motion of model b: start pose: translation x = 1e308 is out of the supported range for f64",
+        ),
+        (
+            vec!["--motion-b", "rotate-translate:0,0,1,1e6,-6,0,0"],
+            "motion of model b: angle = 1e6 is out of the supported range for f64: it must lie in [-4096, 4096]",
+        ),
+        (
+            vec!["--t-max", "2"],
+            "request t_max = 2e0 is out of the supported range",
+        ),
+    ] {
+        let mut full = vec!["toi", &c, &c, "--motion-a", "static"];
+        if !args.contains(&"--motion-b") {
+            full.extend(["--motion-b", "static"]);
+        }
+        full.extend(args.iter().copied());
+        let (code, stdout, stderr) = ccd(&full);
+        assert_eq!(code, 1, "{full:?}: {stdout}");
+        assert!(stderr.contains(needle), "{full:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    }
+}
+
+/// A tiny budget turns a long search into an undecided answer with its certified t_lo, in text and JSON.
+#[test]
+fn a_tiny_budget_answers_undecided() {
+    let c = cube();
+    let args = [
+        "toi",
+        &c,
+        &c,
+        "--motion-a",
+        "static",
+        "--pose-b",
+        "3,0,0",
+        "--motion-b",
+        "rotate-translate:1,1,0,400,-6,0,0",
+        "--max-volume-tests",
+        "50",
+    ];
+    let v = toi_json(&[&args[..], &["--json"]].concat());
+    assert_eq!(v["outcome"], "undecided", "{v}");
+    let t_lo = v["undecided_t_lo"].as_f64().expect("a certified t_lo");
+    // The cubes (half-extent 0.5, corners at √3/2) cannot meet before B's centre is within √3 of A's:
+    // 3 − 6t ≤ √3 at t ≥ 0.2113.
+    assert!((0.0..=0.2113).contains(&t_lo), "{t_lo}");
+    let (code, stdout, _) = ccd(&args);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("undecided within the budget: no contact before"),
+        "{stdout}"
+    );
+}

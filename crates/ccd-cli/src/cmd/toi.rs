@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::{Result, bail};
 use ccd::nalgebra::{Isometry3, Point3, Unit, Vector3};
-use ccd::{Feature, Real, ToiRequest, ToiResult};
+use ccd::{Feature, Real, ToiBudget, ToiOutcome, ToiRequest, ToiResult};
 use ccd_query::ContinuousVolume;
 use ccd_query::ccd_motion::{
     ConstantRotationTranslation, Interp, Motion, Screw, Static, Translation,
@@ -30,7 +30,7 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
     let b = Input::read(&args.b)?;
     let kind = resolve_kind(&args.tree, &a, &b)?;
     let report = with_types(kind, Job { args, a, b })?;
-    let t_max = args.t_max.min(1.0);
+    let t_max = args.t_max;
     if args.json {
         let toi = report.toi.as_ref().map(|t| {
             json!({
@@ -45,7 +45,13 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
         });
         let s = &report.stats;
         let value = json!({
-            "contact": report.toi.is_some(),
+            "outcome": match report.undecided_from {
+                Some(_) => "undecided",
+                None if report.toi.is_some() => "contact",
+                None => "no-contact",
+            },
+            "contact": report.toi.is_some() && report.undecided_from.is_none(),
+            "undecided_t_lo": report.undecided_from,
             "toi": toi,
             "t_max": t_max,
             "tolerance": args.tolerance,
@@ -60,6 +66,18 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
         });
         writeln!(out, "{value}")?;
     } else {
+        if let Some(t_lo) = report.undecided_from {
+            writeln!(
+                out,
+                "undecided within the budget: no contact before {t_lo:.9}"
+            )?;
+            if report.toi.is_some() {
+                writeln!(
+                    out,
+                    "a contact found so far (an earlier one is not excluded):"
+                )?;
+            }
+        }
         match &report.toi {
             Some(t) => {
                 writeln!(out, "{:.9} {:.9}", t.t_lo, t.t_hi)?;
@@ -70,7 +88,8 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
                 writeln!(out, "point {px} {py} {pz}")?;
                 writeln!(out, "normal {nx} {ny} {nz}")?;
             }
-            None => writeln!(out, "no contact in [0, {t_max}]")?,
+            None if report.undecided_from.is_none() => writeln!(out, "no contact in [0, {t_max}]")?,
+            None => {}
         }
         let s = &report.stats;
         writeln!(
@@ -84,15 +103,24 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
 
 /// The result, widened to `f64` for printing.
 struct Report {
+    /// The first contact, or with an undecided outcome the contact found so far.
     toi: Option<ccd::Toi<f64>>,
+    /// The certified `t_lo` of an undecided outcome.
+    undecided_from: Option<f64>,
     stats: ccd::ToiStats,
 }
 
 impl Report {
     fn of<T: Real>(r: ToiResult<T>) -> Self {
         let wide = |x: T| x.to_f64_exact();
+        let (toi, undecided_from) = match r.outcome {
+            ToiOutcome::Contact(t) => (Some(t), None),
+            ToiOutcome::NoContact => (None, None),
+            ToiOutcome::Undecided { t_lo, found } => (found, Some(wide(t_lo))),
+        };
         Self {
-            toi: r.toi().map(|t| ccd::Toi {
+            undecided_from,
+            toi: toi.map(|t| ccd::Toi {
                 t_lo: wide(t.t_lo),
                 t_hi: wide(t.t_hi),
                 tri_a: t.tri_a,
@@ -188,8 +216,12 @@ impl Typed for Job<'_> {
         let ma = motion::<T>(&self.args.motion_a, self.args.pose_a);
         let mb = motion::<T>(&self.args.motion_b, self.args.pose_b);
         let request = ToiRequest {
-            t_max: T::lit(self.args.t_max.min(1.0)),
+            t_max: T::lit(self.args.t_max),
             tolerance: T::lit(self.args.tolerance),
+            budget: ToiBudget {
+                volume_tests: self.args.max_volume_tests,
+                primitive_tests: self.args.max_primitive_tests,
+            },
             ..ToiRequest::default()
         };
         let r = ccd::time_of_impact(&a, &*ma, &b, &*mb, &request)?;
