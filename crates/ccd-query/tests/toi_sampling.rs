@@ -172,9 +172,58 @@ fn sampled_contact(
     })
 }
 
+/// The reported `separation` holds: sampled densely over `[t_lo, t_hi]` (the motions' own float poses, widened to
+/// `f64`), the reported triangles come within `separation` of each other, up to the sampling oracle's rounding
+/// (1e-6 of the scene's size for `f32` poses, 1e-12 for `f64`).
+#[allow(clippy::too_many_arguments)]
+fn check_separation<T: Real>(
+    name: &str,
+    seed: u64,
+    am: &Mesh,
+    ma: &dyn Motion<T>,
+    bm: &Mesh,
+    mb: &dyn Motion<T>,
+    t: &ccd_query::Toi<T>,
+    delta: f64,
+) -> f64 {
+    let (lo, hi) = (t.t_lo.to_f64_exact(), t.t_hi.to_f64_exact());
+    let closest = (0..=64)
+        .map(|i| {
+            let s = T::lit(lo + (hi - lo) * f64::from(i) / 64.0);
+            let (pa, pb) = (pose_f64(&ma.pose(s)), pose_f64(&mb.pose(s)));
+            let ta = am
+                .triangle(t.tri_a as usize)
+                .map(|v| (pa * Point3::from(v)).coords.into());
+            let tb = bm
+                .triangle(t.tri_b as usize)
+                .map(|v| (pb * Point3::from(v)).coords.into());
+            triangle_distance(&ta, &tb)
+        })
+        .fold(f64::INFINITY, f64::min);
+    let noise = if T::EPSILON.to_f64_exact() > 1e-10 {
+        1e-6
+    } else {
+        1e-12
+    } * 4.0;
+    let bound = t.separation.to_f64_exact();
+    assert!(
+        closest <= bound + noise,
+        "{name} seed {seed}: triangles {} and {} stay {closest:e} apart over [{lo}, {hi}], separation says {bound:e}",
+        t.tri_a,
+        t.tri_b
+    );
+    // Informative: at most a thousandth of the scene's size (about 2) beyond the requested separation.
+    assert!(
+        bound <= delta + 2e-3,
+        "{name} seed {seed}: separation {bound:e} is not informative"
+    );
+    bound - delta
+}
+
 /// Runs 30 random scenes and checks `t_lo ≤` the first sampled contact; returns (hits, agreed misses).
 fn no_false_negatives<T: Real, B: ContinuousVolume<T>>(name: &str, delta: f64) -> (usize, usize) {
     let (mut hits, mut misses) = (0, 0);
+    let mut excess = 0.0f64;
     for seed in 0..30u64 {
         let mut rng = SplitMix64::new(1000 + seed);
         let am = random_blob(&mut rng, 1, 0.6, 0.3);
@@ -222,13 +271,18 @@ fn no_false_negatives<T: Real, B: ContinuousVolume<T>>(name: &str, delta: f64) -
                     "{name} seed {seed}: t_lo {:?} after the sampled contact at {s}",
                     t.t_lo
                 );
+                excess = excess.max(check_separation::<T>(
+                    name, seed, &am, &*ma, &bm, &*mb, &t, delta,
+                ));
             }
             (Some(s), None) => panic!("{name} seed {seed}: missed the sampled contact at {s}"),
             (None, None) => misses += 1,
             (None, Some(_)) => {}
         }
     }
-    println!("{name}: sampled contacts {hits}, agreed no contact {misses}");
+    println!(
+        "{name}: sampled contacts {hits}, agreed no contact {misses}, largest separation beyond δ {excess:e}"
+    );
     assert!(
         hits >= 8 && misses >= 3,
         "{name}: the scenes should mix hits and misses ({hits}, {misses})"

@@ -36,6 +36,7 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
             json!({
                 "t_lo": t.t_lo,
                 "t_hi": t.t_hi,
+                "separation": t.separation,
                 "tri_a": t.tri_a,
                 "tri_b": t.tri_b,
                 "feature": feature_json(t.feature),
@@ -81,6 +82,11 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
         match &report.toi {
             Some(t) => {
                 writeln!(out, "{:.9} {:.9}", t.t_lo, t.t_hi)?;
+                writeln!(
+                    out,
+                    "separation at most {:e} within the bracket",
+                    t.separation
+                )?;
                 writeln!(out, "triangles {} {}", t.tri_a, t.tri_b)?;
                 writeln!(out, "feature {}", feature_text(t.feature))?;
                 let [px, py, pz] = t.point;
@@ -123,6 +129,7 @@ impl Report {
             toi: toi.map(|t| ccd::Toi {
                 t_lo: wide(t.t_lo),
                 t_hi: wide(t.t_hi),
+                separation: wide(t.separation),
                 tri_a: t.tri_a,
                 tri_b: t.tri_b,
                 feature: t.feature,

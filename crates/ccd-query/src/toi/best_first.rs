@@ -7,11 +7,12 @@ use ccd_bv::BoundingVolume;
 use ccd_bv::Real;
 use ccd_bv::moving::moving_triangle_triangle;
 use ccd_bvh::Hierarchy;
+use ccd_interval::bound_up;
 use ccd_motion::Motion;
 use nalgebra::Vector3;
 
 use super::ContinuousVolume;
-use super::describe::{ModelPair, describe, feature_distance, feature_of};
+use super::describe::{ModelPair, closest_triangles, describe, feature_distance, feature_of};
 use super::leaf::{Bracket, Tri, earliest};
 use super::request::{Feature, Toi, ToiMode, ToiRequest, ToiStats};
 use super::shells::Shells;
@@ -283,6 +284,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             Toi {
                 t_lo: br.t_lo,
                 t_hi: br.t_hi,
+                separation: br.separation,
                 tri_a: ida,
                 tri_b: idb,
                 feature,
@@ -336,10 +338,19 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
         let bit = (0..15u32)
             .min_by(|x, y| dist(*x).partial_cmp(&dist(*y)).unwrap_or(Ordering::Equal))
             .unwrap_or(0);
+        // The triangles' distance at `time`, measured on the translated float vertices, plus the rounding of the
+        // vertices and closest points (64 ε of the coordinates' magnitudes).
+        let at = |w: &[[T; 3]; 3], d: &Vector3<T>| w.map(|v| Vector3::from(v) + d * time);
+        let (pa, pb) = closest_triangles(&at(&wa, da), &at(&wb, db));
+        let size = |w: &[[T; 3]; 3], d: &Vector3<T>| {
+            w.iter().flatten().fold(T::zero(), |m, x| m.max(x.abs())) + d.abs().max()
+        };
+        let slop = T::EPSILON * T::lit(64.0) * T::lit(3.0) * (size(&wa, da) + size(&wb, db));
         Some(Bracket {
             t_lo: time,
             t_hi,
             features: 1 << bit,
+            separation: bound_up((pa - pb).norm() + slop),
         })
     }
 }

@@ -250,6 +250,23 @@ pub(crate) struct Bracket<T> {
     pub t_lo: T,
     pub t_hi: T,
     pub features: u16,
+    /// Upper bound of the triangles' distance at every time of the confirmed box (see [`separation_bound`]).
+    pub separation: T,
+}
+
+/// An upper bound of the distance between the triangles at every time of `span`'s interval: their distance at
+/// the span's float pose plus the span's slack for their radii (the [`RelativeSpan`](ccd_motion::RelativeSpan)
+/// inequality read the other way: every pose of the interval moves each point by at most its reach), plus an
+/// allowance for the rounding of B's moved vertices and of the closest points (64 ε of the coordinates'
+/// magnitudes).
+pub(crate) fn separation_bound<T: Real>(a: &Tri<T>, b: &Tri<T>, span: &Span<T>) -> T {
+    let pose = &span.pose;
+    let w = b.v.map(|v| pose.rot * v + pose.trans);
+    let (pa, pb) = closest_triangles(&a.v, &w);
+    let trans1 = pose.trans.x.abs() + pose.trans.y.abs() + pose.trans.z.abs();
+    let slop =
+        T::EPSILON * T::lit(64.0) * (a.scale + b.scale * (T::one() + span.rel.defect) + trans1);
+    bound_up((pa - pb).norm() + span.rel.slack(a.radius, b.radius) + slop)
 }
 
 /// `true` if the triangles are certainly farther apart than `delta` at every time of `span`'s interval: in A's
@@ -354,6 +371,7 @@ pub(crate) fn earliest<T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized>(
                 t_lo: s,
                 t_hi,
                 features: alive,
+                separation: separation_bound(a, b, &span),
             });
         }
         stack.push((m, e));

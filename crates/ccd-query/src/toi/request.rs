@@ -140,8 +140,16 @@ pub enum Feature {
 pub struct Toi<T> {
     /// No contact of these features (for [`ToiResult::toi`]: of the meshes) before `t_lo`.
     pub t_lo: T,
-    /// The features are within the tolerance of touching at some time in `[t_lo, t_hi]`.
+    /// End of the bracket: `t_hi − t_lo ≤` the request's tolerance (unless a pair ran out of
+    /// `max_iterations`). At some time in `[t_lo, t_hi]` the two triangles are within [`Toi::separation`].
     pub t_hi: T,
+    /// Upper bound, rounding included, of the two triangles' distance at every time of the first sub-box of
+    /// `[t_lo, t_hi]` that the search confirmed (so at some time of the bracket): their distance at a float pose
+    /// of that box plus the motions' certified slack over it. It is what "a contact within the enclosures' slack"
+    /// amounts to: about `min_separation` plus `1e-12` of the scene's size in `f64`, but with `f32` models (whose
+    /// poses are computed in `f32`) it can reach `1e-5` to `1e-4` of it for fast rotations, so `t_hi` may end
+    /// before the exact first contact while `t_lo` stays certified. `0` for meshes intersecting at `t = 0`.
+    pub separation: T,
     /// Triangle of A (its index in the triangle list A was built from).
     pub tri_a: u32,
     /// Triangle of B.
