@@ -2,18 +2,27 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-use super::covariance::{to_f64, triangle_covariance};
-use super::{distinct_vertices, obb_axes, principal_axes};
+use super::covariance::{to_f64, triangle_moments};
+use super::frame::{axes_scaled, vertex_exponent};
+use super::scale::{ldexp, scaled};
+use super::{distinct_vertices, principal_axes};
 use crate::{Aabb, FitMethod, Obb, Real, Sphere};
 
 /// Padding, in units of `T::EPSILON·(‖centre‖∞ + largest extent)`, added
 /// after the exact containment pass (module docs of [`super`]).
 const PAD_ULPS: f64 = 4.0;
 
-/// The padding for a volume with centre `c` and largest extent `e`.
+/// The padding for a volume with centre `c` and largest extent `e`:
+/// `4ε·‖c‖∞ + 4ε·e` (`4ε` is a power of two, so this is `4ε·(‖c‖∞ + e)`
+/// rounded, without overflowing where the sum would), and at least four
+/// times the smallest subnormal, so that volumes of subnormal size also
+/// absorb a differently ordered evaluation (whose absolute rounding errors
+/// there are half that unit per operation).
 fn pad<T: Real>(c: &[T; 3], e: T) -> T {
-    let scale = c[0].abs().max(c[1].abs()).max(c[2].abs()) + e;
-    T::lit(PAD_ULPS) * T::EPSILON * scale
+    let ulps = T::lit(PAD_ULPS);
+    let m = c[0].abs().max(c[1].abs()).max(c[2].abs());
+    let p = ulps * T::EPSILON * m + ulps * T::EPSILON * e;
+    p.max(ulps * T::zero().step_up())
 }
 
 /// The OBB of `faces` (module docs of [`super`]).
@@ -22,24 +31,26 @@ pub(crate) fn fit_obb<T: Real>(
     faces: &[[u32; 3]],
     method: FitMethod,
 ) -> Obb<T> {
-    let axes = obb_axes(vertices, faces, method);
     let ids = distinct_vertices(faces);
-    obb_with_axes(vertices, &ids, &axes)
+    let k = vertex_exponent(vertices, &ids);
+    let axes = axes_scaled(vertices, faces, &ids, k, method);
+    obb_with_axes(vertices, &ids, &axes, k)
 }
 
 /// The OBB with the given orthonormal axes (columns) around the vertices
-/// `ids` (thesis §3.2): projected ranges give the extents and the centre.
-fn obb_with_axes<T: Real>(vertices: &[[T; 3]], ids: &[u32], axes: &Matrix3<f64>) -> Obb<T> {
+/// `ids` (thesis §3.2): projected ranges give the extents and the centre,
+/// computed on the vertices scaled by `2^k` and scaled back.
+fn obb_with_axes<T: Real>(vertices: &[[T; 3]], ids: &[u32], axes: &Matrix3<f64>, k: i32) -> Obb<T> {
     let at = axes.transpose();
     let mut lo = Vector3::repeat(f64::INFINITY);
     let mut hi = Vector3::repeat(f64::NEG_INFINITY);
     for &i in ids {
-        let q = at * to_f64(&vertices[i as usize]);
+        let q = at * scaled(&to_f64(&vertices[i as usize]), k);
         lo = lo.inf(&q);
         hi = hi.sup(&q);
     }
-    let center = axes * ((lo + hi) * 0.5);
-    let half = (hi - lo) * 0.5;
+    let center = scaled(&(axes * ((lo + hi) * 0.5)), -k);
+    let half = scaled(&((hi - lo) * 0.5), -k);
     let mut obb = Obb {
         rot: std::array::from_fn(|j| std::array::from_fn(|k| T::lit(axes[(k, j)]))),
         center: std::array::from_fn(|k| T::lit(center[k])),
@@ -70,7 +81,16 @@ pub(crate) fn fit_aabb<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Aabb
             hi[k] = hi[k].max(v[k]);
         }
     }
-    let mut aabb = Aabb::from_corners(lo, hi);
+    // `Aabb::from_corners`, halving first where the sum or the difference
+    // overflows.
+    let two = T::lit(2.0);
+    let finite_or = |x: T, y: T| if x.finite() { x } else { y };
+    let mut aabb = Aabb {
+        center: std::array::from_fn(|k| {
+            finite_or((lo[k] + hi[k]) / two, lo[k] / two + hi[k] / two)
+        }),
+        half: std::array::from_fn(|k| finite_or((hi[k] - lo[k]) / two, hi[k] / two - lo[k] / two)),
+    };
     for &i in &ids {
         let v = vertices[i as usize];
         for ((h, x), c) in aabb.half.iter_mut().zip(v).zip(aabb.center) {
@@ -85,13 +105,16 @@ pub(crate) fn fit_aabb<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Aabb
 
 /// The sphere of `faces` (see [`Sphere`]'s `fit`): the best of the
 /// bounding-box centre, the covariance-box centre and, for one triangle, the
-/// centre of its smallest enclosing ball.
+/// centre of its smallest enclosing ball (chosen on vertices scaled by
+/// `2^k`, see [`super`]).
 pub(crate) fn fit_sphere<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Sphere<T> {
     let ids = distinct_vertices(faces);
-    let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| to_f64(&vertices[i as usize])).collect();
-    let axes = principal_axes(&triangle_covariance(vertices, faces).1);
+    let k = vertex_exponent(vertices, &ids);
+    let at = |i: u32| scaled(&to_f64(&vertices[i as usize]), k);
+    let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| at(i)).collect();
+    let axes = principal_axes(&triangle_moments(faces, at).1);
     let triangle = match faces {
-        [f] => triangle_ball_center(f.map(|i| to_f64(&vertices[i as usize]))),
+        [f] => triangle_ball_center(f.map(at)),
         _ => None,
     };
     let candidates = [
@@ -110,19 +133,43 @@ pub(crate) fn fit_sphere<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Sp
         .min_by(|a, b| radius2(a).total_cmp(&radius2(b)))
         .copied()
         .unwrap_or_default();
-
+    let center = |c: Vector3<f64>| -> [T; 3] { std::array::from_fn(|j| T::lit(ldexp(c[j], -k))) };
     let mut s = Sphere {
-        center: std::array::from_fn(|k| T::lit(best[k])),
+        center: center(best),
         radius: T::zero(),
     };
+    if !s.center.iter().all(|x| x.finite()) {
+        s.center = center(candidates[0].unwrap_or_default());
+    }
     // Exact containment as `contains_point` evaluates it, in `T`.
     let r2 = ids
         .iter()
         .map(|&i| s.dist2(&vertices[i as usize]))
         .fold(T::zero(), |a, b| a.max(b));
-    let mut r = r2.sqrt();
-    while r * r < r2 {
-        r = r.step_up();
+    let mut r = if r2.finite() {
+        let mut r = r2.sqrt();
+        while r * r < r2 {
+            r = r.step_up();
+        }
+        r
+    } else {
+        // Some square overflows: any radius whose square overflows passes.
+        let mut r = T::lit(f64::INFINITY).step_down().sqrt();
+        while (r * r).finite() {
+            r = r.step_up();
+        }
+        r
+    };
+    // Where the squares in `T` may have overflowed or lost their relative
+    // accuracy to underflow (`r2` infinite or below `2^-918`, f32 `2^-80`),
+    // also cover the true distances (computed scaled, rounded up), which the
+    // evaluation in `T` does not bound there.
+    let normal = T::zero().step_up() / T::EPSILON;
+    if !(r2.finite() && r2 >= normal / (T::EPSILON * T::EPSILON)) {
+        let c = scaled(&to_f64(&s.center), k);
+        let far = pts.iter().map(|p| (p - c).norm()).fold(0.0, f64::max);
+        let bound = ldexp(far * (1.0 + 8.0 * f64::EPSILON), -k);
+        r = r.max(T::lit(bound).step_up());
     }
     s.radius = r + pad(&s.center, r);
     s
@@ -155,5 +202,6 @@ fn triangle_ball_center(t: [Vector3<f64>; 3]) -> Option<Vector3<f64>> {
     let (a, b) = (t[0] - t[2], t[1] - t[2]);
     let n = a.cross(&b);
     let n2 = n.norm_squared();
-    (n2 > 0.0).then(|| t[2] + (b * a.norm_squared() - a * b.norm_squared()).cross(&n) / (2.0 * n2))
+    let c = t[2] + (b * a.norm_squared() - a * b.norm_squared()).cross(&n) / (2.0 * n2);
+    (n2 > 0.0 && c.iter().all(|x| x.is_finite())).then_some(c)
 }

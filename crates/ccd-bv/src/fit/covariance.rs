@@ -1,17 +1,24 @@
 //! Covariance of point sets and of triangle surfaces (thesis §3.4), in `f64`.
 
-use nalgebra::{Matrix3, SymmetricEigen, Vector3};
+use nalgebra::{Matrix3, SMatrix, SymmetricEigen, Vector3};
 
+use super::scale::{ldexp, max_abs, scaled, stats_exponent};
 use crate::Real;
 
 /// Mean and (population) covariance of a point set, two-pass (centred).
 ///
 /// # Guarantee
-/// `C = (1/n) Σ (p − m)(p − m)ᵀ` up to `f64` round-off; finite for finite
-/// input. An empty set gives zeros.
+/// `C = (1/n) Σ (p − m)(p − m)ᵀ` up to `f64` round-off. Computed on the
+/// points scaled by a power of two (see [`super`]), so the mean is finite
+/// for finite input and an entry of `C` is infinite only where its value
+/// exceeds the `f64` range (coordinates spread beyond about `2^511`); tiny
+/// entries round to subnormals or 0 only where their values do. An empty set
+/// gives zeros.
 pub fn point_covariance<T: Real>(points: &[[T; 3]]) -> (Vector3<f64>, Matrix3<f64>) {
-    let pts = points.iter().map(to_f64);
-    point_moments(pts, points.len())
+    let k = stats_exponent(max_abs(points.iter().map(to_f64)));
+    let pts = points.iter().map(|p| scaled(&to_f64(p), k));
+    let (m, c) = point_moments(pts, points.len());
+    (unscaled(m, k), unscaled(c, 2 * k))
 }
 
 /// Mean, covariance and total area of the union of the triangles `faces`
@@ -28,7 +35,11 @@ pub fn point_covariance<T: Real>(points: &[[T; 3]]) -> (Vector3<f64>, Matrix3<f6
 /// Zero-area triangles carry no weight. When the total area is 0 (every
 /// triangle degenerate) the result is the covariance of the triangles'
 /// vertices (each index once) and the returned area is 0; never NaN for
-/// finite input.
+/// finite input. Computed on vertices scaled by a power of two (see
+/// [`super`]): the mean is finite for finite input; the covariance and the
+/// area are infinite only where their values exceed the `f64` range
+/// (coordinates spread beyond about `2^511`), and [`principal_axes`] then
+/// gives the identity.
 ///
 /// # Panics
 /// If an index is out of range.
@@ -36,15 +47,28 @@ pub fn triangle_covariance<T: Real>(
     vertices: &[[T; 3]],
     faces: &[[u32; 3]],
 ) -> (Vector3<f64>, Matrix3<f64>, f64) {
-    let tri = |f: &[u32; 3]| f.map(|i| to_f64(&vertices[i as usize]));
-    surface_moments(faces.iter().map(tri)).unwrap_or_else(|| {
+    let at = |i: u32| to_f64(&vertices[i as usize]);
+    let k = stats_exponent(max_abs(faces.iter().flatten().map(|&i| at(i))));
+    let (m, c, a) = triangle_moments(faces, |i| scaled(&at(i), k));
+    (unscaled(m, k), unscaled(c, 2 * k), ldexp(a, -2 * k))
+}
+
+/// Mean, covariance and area of the triangles `faces` whose vertex `i` is
+/// `at(i)`, as [`triangle_covariance`] defines them, in the units of `at`.
+pub(crate) fn triangle_moments(
+    faces: &[[u32; 3]],
+    at: impl Fn(u32) -> Vector3<f64>,
+) -> (Vector3<f64>, Matrix3<f64>, f64) {
+    surface_moments(faces.iter().map(|f| f.map(&at))).unwrap_or_else(|| {
         let ids = super::distinct_vertices(faces);
-        let (m, c) = point_moments(
-            ids.iter().map(|&i| to_f64(&vertices[i as usize])),
-            ids.len(),
-        );
+        let (m, c) = point_moments(ids.iter().map(|&i| at(i)), ids.len());
         (m, c, 0.0)
     })
+}
+
+/// Entries of `m` times `2^-k` (statistics back from scaled units).
+fn unscaled<const R: usize, const C: usize>(m: SMatrix<f64, R, C>, k: i32) -> SMatrix<f64, R, C> {
+    m.map(|x| ldexp(x, -k))
 }
 
 /// The eigenvectors of a symmetric 3×3 matrix as the columns of a rotation,

@@ -2,9 +2,12 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-use super::covariance::{eigen_sorted, orthonormal_frame, point_moments, surface_moments, to_f64};
+use super::covariance::{
+    eigen_sorted, orthonormal_frame, point_moments, surface_moments, to_f64, triangle_moments,
+};
 use super::hull::{convex_hull, convex_hull_2d};
-use super::{distinct_vertices, principal_axes, triangle_covariance};
+use super::scale::{max_abs, scaled, stats_exponent};
+use super::{distinct_vertices, principal_axes};
 use crate::{FitMethod, Real};
 
 /// Relative eigenvalue threshold below which the vertex covariance is taken
@@ -27,8 +30,9 @@ const DEGENERATE: f64 = 1e-12;
 ///   §3.3.4) or of the triangles (`TriangleSurface`, §3.3.3).
 ///
 /// # Guarantee
-/// Finite and orthonormal for any finite input; the extents are not chosen
-/// here.
+/// Finite and orthonormal for any finite input: the statistics are computed
+/// on the vertices scaled by a power of two (see [`super`]), which leaves the
+/// axes unchanged. The extents are not chosen here.
 ///
 /// # Panics
 /// If `faces` is empty or an index is out of range.
@@ -37,11 +41,30 @@ pub fn obb_axes<T: Real>(
     faces: &[[u32; 3]],
     method: FitMethod,
 ) -> Matrix3<f64> {
-    if let [f] = faces {
-        return triangle_frame(f.map(|i| to_f64(&vertices[i as usize])));
-    }
     let ids = distinct_vertices(faces);
-    let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| to_f64(&vertices[i as usize])).collect();
+    let k = vertex_exponent(vertices, &ids);
+    axes_scaled(vertices, faces, &ids, k, method)
+}
+
+/// The exponent [`stats_exponent`] picks for the vertices `ids`.
+pub(crate) fn vertex_exponent<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> i32 {
+    stats_exponent(max_abs(ids.iter().map(|&i| to_f64(&vertices[i as usize]))))
+}
+
+/// [`obb_axes`] of `faces`, whose distinct vertices are `ids`, computed on
+/// the vertices scaled by `2^k`.
+pub(crate) fn axes_scaled<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+    ids: &[u32],
+    k: i32,
+    method: FitMethod,
+) -> Matrix3<f64> {
+    let at = |i: u32| scaled(&to_f64(&vertices[i as usize]), k);
+    if let [f] = faces {
+        return triangle_frame(f.map(at));
+    }
+    let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| at(i)).collect();
     let (_, cov) = point_moments(pts.iter().copied(), pts.len());
     let (axes, l) = eigen_sorted(&cov);
     if l[0] <= 0.0 || pts.iter().all(|p| *p == pts[0]) {
@@ -51,16 +74,16 @@ pub fn obb_axes<T: Real>(
         return line_frame(&axes.column(0).into());
     }
     if l[2] <= DEGENERATE * l[0] {
-        return planar_frame(vertices, faces, &pts, &axes, method);
+        return planar_frame(faces, &at, &pts, &axes, method);
     }
     match method {
-        FitMethod::TriangleSurface => principal_axes(&triangle_covariance(vertices, faces).1),
+        FitMethod::TriangleSurface => principal_axes(&triangle_moments(faces, at).1),
         FitMethod::HullSurface => match convex_hull(&pts) {
             Some(hull) => {
                 let tris = hull.iter().map(|f| f.map(|i| pts[i as usize]));
                 surface_moments(tris).map_or(axes, |(_, c, _)| principal_axes(&c))
             }
-            None => planar_frame(vertices, faces, &pts, &axes, method),
+            None => planar_frame(faces, &at, &pts, &axes, method),
         },
     }
 }
@@ -96,23 +119,18 @@ fn line_frame(dir: &Vector3<f64>) -> Matrix3<f64> {
     orthonormal_frame(dir, &Vector3::zeros())
 }
 
-/// Frame for coplanar vertices `pts` whose vertex-covariance axes are `axes`
-/// (axis 2 is the normal).
-fn planar_frame<T: Real>(
-    vertices: &[[T; 3]],
+/// Frame for coplanar vertices `pts` (vertex `i` of `faces` is `at(i)`)
+/// whose vertex-covariance axes are `axes` (axis 2 is the normal).
+fn planar_frame(
     faces: &[[u32; 3]],
+    at: &impl Fn(u32) -> Vector3<f64>,
     pts: &[Vector3<f64>],
     axes: &Matrix3<f64>,
     method: FitMethod,
 ) -> Matrix3<f64> {
     let normal: Vector3<f64> = axes.column(2).into();
     let cov = match method {
-        FitMethod::TriangleSurface => surface_moments(
-            faces
-                .iter()
-                .map(|f| f.map(|i| to_f64(&vertices[i as usize]))),
-        )
-        .map(|m| m.1),
+        FitMethod::TriangleSurface => surface_moments(faces.iter().map(|f| f.map(at))).map(|m| m.1),
         FitMethod::HullSurface => {
             // In-plane coordinates, planar hull, fan triangulation.
             let (u, v) = (axes.column(0).into_owned(), axes.column(1).into_owned());

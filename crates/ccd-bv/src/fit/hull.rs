@@ -1,8 +1,13 @@
 //! Convex hulls (3-D quickhull and 2-D monotone chain) with exact
-//! orientation predicates (`robust`), for the hull-surface covariance.
+//! orientation predicates, for the hull-surface covariance.
+
+use std::cell::Cell;
+use std::cmp::Ordering;
 
 use nalgebra::Vector3;
-use robust::{Coord, Coord3D, orient2d, orient3d};
+
+use super::exact::{orient2d_sign, orient3d_sign};
+use super::scale::{ldexp, unit_exponent};
 
 /// "No face" in adjacency links.
 const NONE: u32 = u32::MAX;
@@ -11,28 +16,76 @@ const NONE: u32 = u32::MAX;
 /// `o3derrboundA = (7 + 56ε)ε` rounded up to `8ε`.
 const FILTER: f64 = 8.0 * f64::EPSILON / 2.0;
 
+/// The filter decides only when its bound is at least `2^-960`: then the
+/// permanent exceeds `2^-910`, and the absolute errors of products that
+/// underflow (at most `2^-1075` each, a dozen of them) are far below the
+/// filter's slack `ε·permanent` (`ε = 2^-53`); smaller determinants go to the
+/// exact predicate.
+const FILTER_MIN: f64 = f64::from_bits((1023 - 960) << 52);
+
 /// The triangulated surface of the convex hull of `points`.
 ///
 /// Returns triangles of indices into `points`, oriented counter-clockwise
 /// seen from outside, or `None` when the points do not span a volume (all
-/// coplanar, collinear or equal; fewer than 4 points).
+/// coplanar, collinear or equal; fewer than 4 points), when a coordinate is
+/// not finite, or when there are `u32::MAX` points or more.
 ///
 /// # Guarantee
-/// Exact: visibility is decided with Shewchuk's adaptive `orient3d`, so every
-/// input point lies inside or on the returned surface, and every returned
-/// vertex is an input point. Points on the hull boundary that are not
-/// needed as vertices (e.g. in the interior of a hull facet) may be left out;
-/// coplanar facets are triangulated arbitrarily. Duplicates are harmless.
+/// Every returned vertex is an input point, and the function never panics.
+/// The hull is computed on the copy `P' = {p·2^k}` of the points, each
+/// coordinate rounded once, where `2^k` brings the largest magnitude `M` of
+/// any coordinate into `[0.5, 1)` (the hull's combinatorics do not change
+/// under scaling). On `P'` it is exact: visibility is decided with a
+/// filtered determinant, then Shewchuk's adaptive `orient3d` where it cannot
+/// underflow, else big-integer arithmetic; so every point of `P'` lies
+/// inside or on the returned surface, and `None` means exactly that `P'`
+/// spans no volume.
+///
+/// `P'` is exactly `2^k·P` — so the result is exact for the input — when
+/// every coordinate `x·2^k` is representable, in particular when every
+/// non-zero coordinate has `|x| ≥ M·2^-1021` (its scaled value is then a
+/// normal number). Smaller coordinates are rounded to a multiple of
+/// `2^-1074-k ≤ M·2^-1073`: a point may then lie outside the surface, or a
+/// flat set be reported as a volume (or vice versa), by that much.
+///
+/// Points on the hull boundary that are not needed as vertices (e.g. in the
+/// interior of a hull facet) may be left out; coplanar facets are
+/// triangulated arbitrarily. Duplicates are harmless.
 ///
 /// Quickhull with conflict lists (Barber, Dobkin, Huhdanpaa 1996):
 /// expected `O(n log n)`.
 pub fn convex_hull(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
+    let (mut m, mut finite) = (0.0f64, true);
+    for x in points
+        .iter()
+        .flat_map(|p| [p.x.abs(), p.y.abs(), p.z.abs()])
+    {
+        finite &= x < f64::INFINITY; // false for NaN too
+        m = if x > m { x } else { m };
+    }
+    if points.len() >= NONE as usize || !finite {
+        return None;
+    }
+    match unit_exponent(m) {
+        0 => hull_of(points),
+        k => {
+            // 2^k in one factor where it is an f64, else two (the first exact).
+            let (a, b) = (ldexp(1.0, k.min(1023)), ldexp(1.0, k - k.min(1023)));
+            hull_of(&points.iter().map(|p| p * a * b).collect::<Vec<_>>())
+        }
+    }
+}
+
+/// Quickhull on points whose coordinates are below 1 in magnitude; `None`
+/// for no volume or (defensively) any inconsistency of the structure.
+fn hull_of(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
     let [v0, v1, v2, v3] = initial_simplex(points)?;
     let mut h = Hull {
         pts: points,
         faces: Vec::new(),
         pool: Vec::new(),
         scratch: Scratch::default(),
+        failed: Cell::new(false),
     };
     for v in [[v0, v1, v2], [v0, v3, v1], [v1, v3, v2], [v2, v3, v0]] {
         h.new_face(v);
@@ -47,6 +100,9 @@ pub fn convex_hull(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
             }
         }
     }
+    if h.faces.iter().any(|f| f.adj.contains(&NONE)) {
+        return None;
+    }
     let start = [0, 1, 2, 3];
     for p in 0..points.len() as u32 {
         if ![v0, v1, v2, v3].contains(&p) {
@@ -56,13 +112,16 @@ pub fn convex_hull(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
     let mut stack: Vec<u32> = start.to_vec();
     let mut stamp = 0;
     while let Some(f) = stack.pop() {
-        let face = &h.faces[f as usize];
+        let face = h.faces.get(f as usize)?;
         if !face.alive || face.outside.is_empty() {
             continue;
         }
         stamp += 1;
         let new = h.add_point(f, stamp)?;
         stack.extend(new.filter(|&g| !h.faces[g as usize].outside.is_empty()));
+    }
+    if h.failed.get() {
+        return None;
     }
     Some(h.faces.iter().filter(|f| f.alive).map(|f| f.v).collect())
 }
@@ -80,11 +139,10 @@ pub(crate) fn convex_hull_2d(points: &[[f64; 2]]) -> Vec<u32> {
     if order.len() < 3 {
         return order;
     }
-    let c = |i: u32| Coord {
-        x: points[i as usize][0],
-        y: points[i as usize][1],
+    let turns_left = |h: &[u32], p: u32| {
+        let c = [h[h.len() - 2], h[h.len() - 1], p].map(|i| points[i as usize]);
+        orient2d_sign(c) == Ordering::Greater
     };
-    let turns_left = |h: &[u32], p: u32| orient2d(c(h[h.len() - 2]), c(h[h.len() - 1]), c(p)) > 0.0;
     let mut hull: Vec<u32> = Vec::with_capacity(2 * order.len());
     for &p in &order {
         while hull.len() >= 2 && !turns_left(&hull, p) {
@@ -136,36 +194,50 @@ struct Hull<'a> {
     /// Emptied conflict lists, reused.
     pool: Vec<Vec<u32>>,
     scratch: Scratch,
-}
-
-fn c3(p: &Vector3<f64>) -> Coord3D<f64> {
-    Coord3D {
-        x: p.x,
-        y: p.y,
-        z: p.z,
-    }
+    /// Set when a predicate met a non-finite value (never, for points below
+    /// 1 in magnitude): the result is then `None`.
+    failed: Cell<bool>,
 }
 
 impl Hull<'_> {
-    /// Whether point `p` is strictly outside face `f` (exact).
+    /// Whether point `p` is strictly outside face `f` (exact). A non-finite
+    /// filter (impossible for points below 1 in magnitude) sets
+    /// [`Hull::failed`] and answers `false`.
     ///
     /// `w·n` with `w = p − v0` and the face's cross product `n` is the
     /// orientation determinant evaluated exactly as Shewchuk's `orient3d`
     /// fast path evaluates it (one rounded difference per input, minors,
     /// then the expansion), so his bound `(7 + 56ε)ε·permanent` holds; with
-    /// a slightly larger constant it decides most cases, and the rest go to
-    /// the adaptive exact predicate.
+    /// a slightly larger constant it decides most cases (those with a bound
+    /// of at least [`FILTER_MIN`]), and the rest go to the exact predicate.
     fn above(&self, f: usize, p: u32) -> bool {
         let face = &self.faces[f];
         let w = self.pts[p as usize] - self.pts[face.v[0] as usize];
         let det = w.dot(&face.normal);
         let bound = FILTER * w.abs().dot(&face.perm);
-        if det > bound {
-            return true;
+        // An infinite `det` (at most `bound / FILTER`) has an infinite bound
+        // and is not decided here.
+        if bound >= FILTER_MIN {
+            if det > bound {
+                return true;
+            }
+            if det < -bound {
+                return false;
+            }
         }
-        if det < -bound {
+        self.undecided(f, p, det, bound)
+    }
+
+    /// [`Hull::above`] where the filter does not decide.
+    #[cold]
+    #[inline(never)]
+    fn undecided(&self, f: usize, p: u32, det: f64, bound: f64) -> bool {
+        if !(det.is_finite() && bound.is_finite()) {
+            self.failed.set(true);
             return false;
         }
+        let face = &self.faces[f];
+        let w = self.pts[p as usize] - self.pts[face.v[0] as usize];
         // Every term has an exactly zero factor (a rounded difference is 0
         // only if the exact one is): the determinant is exactly 0. Common
         // for grids and axis-aligned faces, where the adaptive predicate
@@ -173,8 +245,8 @@ impl Hull<'_> {
         if (0..3).all(|k| w[k] == 0.0 || face.zero[k]) {
             return false;
         }
-        let [a, b, c] = face.v.map(|i| c3(&self.pts[i as usize]));
-        orient3d(a, b, c, c3(&self.pts[p as usize])) < 0.0
+        let [a, b, c] = face.v.map(|i| &self.pts[i as usize]);
+        orient3d_sign([a, b, c, &self.pts[p as usize]]) == Ordering::Less
     }
 
     fn new_face(&mut self, v: [u32; 3]) -> u32 {
@@ -212,6 +284,7 @@ impl Hull<'_> {
 
     /// Assigns `p` to the first of `candidates` it is strictly outside of;
     /// drops it (it is inside the hull) when there is none.
+    #[inline(always)]
     fn assign(&mut self, p: u32, candidates: &[u32]) {
         let Some(&f) = candidates.iter().find(|&&f| self.above(f as usize, p)) else {
             return;
@@ -228,10 +301,14 @@ impl Hull<'_> {
 
     /// Adds the farthest outside point of face `f` to the hull: removes the
     /// faces it sees, cones the horizon to it and redistributes their
-    /// outside points. Returns the new faces' range, or `None` if the
-    /// horizon is not a simple cycle (impossible with exact predicates).
+    /// outside points. Returns the new faces' range, or `None` on an
+    /// inconsistency: a missing link or back edge, a dead neighbour, a
+    /// horizon that is not a simple cycle (impossible with exact predicates).
     fn add_point(&mut self, f: u32, stamp: u32) -> Option<std::ops::Range<u32>> {
-        let eye = self.faces[f as usize].far;
+        let eye = self.faces.get(f as usize)?.far;
+        if eye == NONE {
+            return None;
+        }
         let mut s = std::mem::take(&mut self.scratch);
         s.visible.clear();
         s.horizon.clear();
@@ -248,6 +325,9 @@ impl Hull<'_> {
             k += 1;
             for e in 0..3 {
                 let n = adj[e] as usize;
+                if !self.faces.get(n)?.alive {
+                    return None;
+                }
                 if self.faces[n].mark != stamp {
                     let vis = self.above(n, eye);
                     self.faces[n].mark = stamp;
@@ -324,6 +404,10 @@ fn order_cycle(edges: &mut [(u32, u32, u32)], cycle: &mut Vec<usize>) -> Option<
 /// Four affinely independent points, ordered so that `orient3d` of the
 /// first three against the fourth is positive (the fourth lies below the
 /// first face): a seed tetrahedron; `None` if the points span no volume.
+///
+/// The far points are picked with `f64` distances, then checked with the
+/// exact predicates; when a check fails, every point is tried exactly, so
+/// `None` is exact too.
 fn initial_simplex(pts: &[Vector3<f64>]) -> Option<[u32; 4]> {
     if pts.len() < 4 {
         return None;
@@ -344,17 +428,30 @@ fn initial_simplex(pts: &[Vector3<f64>]) -> Option<[u32; 4]> {
             .max_by(|&i, &j| key(&pts[i]).total_cmp(&key(&pts[j])))
             .unwrap_or(0)
     };
+    // Off the line p0 p1: some projection onto a coordinate plane turns.
+    let off_line = |i: usize| {
+        (0..3).any(|k| {
+            let (u, v) = ((k + 1) % 3, (k + 2) % 3);
+            let flat = [i0, i1, i].map(|j| [pts[j][u], pts[j][v]]);
+            orient2d_sign(flat) != Ordering::Equal
+        })
+    };
     let i2 = argmax(&|p| (p - p0).cross(&d).norm_squared());
+    let i2 = if off_line(i2) {
+        i2
+    } else {
+        (0..pts.len()).find(|&i| off_line(i))?
+    };
     let n = d.cross(&(pts[i2] - p0));
     let i3 = argmax(&|p| n.dot(&(p - p0)).abs());
-    let o = |i: usize| orient3d(c3(&pts[i0]), c3(&pts[i1]), c3(&pts[i2]), c3(&pts[i]));
-    let i3 = if o(i3) != 0.0 {
+    let o = |i: usize| orient3d_sign([&pts[i0], &pts[i1], &pts[i2], &pts[i]]);
+    let i3 = if o(i3) != Ordering::Equal {
         i3
     } else {
-        (0..pts.len()).find(|&i| o(i) != 0.0)?
+        (0..pts.len()).find(|&i| o(i) != Ordering::Equal)?
     };
     let [a, b, c, d] = [i0, i1, i2, i3].map(|i| i as u32);
-    Some(if o(i3) > 0.0 {
+    Some(if o(i3) == Ordering::Greater {
         [a, b, c, d]
     } else {
         [a, c, b, d]
