@@ -5,12 +5,18 @@ use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use crate::limits::check_isometry;
 use crate::{RangeError, Real};
 
-/// `pose` after [`check_isometry`], with its quaternion renormalised.
+/// `pose` after [`check_isometry`], with its quaternion renormalised unless it is unit within 8 ε already.
 ///
 /// # Errors
 /// As [`check_isometry`].
 pub fn checked_isometry<T: Real>(pose: &Isometry3<T>) -> Result<Isometry3<T>, RangeError> {
     check_isometry(pose)?;
+    // Quaternions that are unit up to their own rounding (as every nalgebra constructor leaves them) pass
+    // unchanged, so a checked query computes exactly what an unchecked one did.
+    let n2 = pose.rotation.into_inner().norm_squared();
+    if (n2 - T::one()).abs() <= T::EPSILON * T::lit(8.0) {
+        return Ok(*pose);
+    }
     let q = nalgebra::UnitQuaternion::new_normalize(pose.rotation.into_inner());
     Ok(Isometry3::from_parts(pose.translation, q))
 }

@@ -12,11 +12,11 @@ use ccd_motion::Motion;
 use nalgebra::Vector3;
 
 use super::ContinuousVolume;
-use super::describe::{ModelPair, closest_triangles, describe, feature_distance, feature_of};
+use super::describe::{ModelPair, describe, feature_distance, feature_of};
 use super::leaf::{Bracket, Tri, earliest};
 use super::request::{Feature, Toi, ToiMode, ToiRequest, ToiStats};
 use super::shells::Shells;
-use super::spans::Spans;
+use super::spans::{Span, Spans};
 
 /// Time is halved for a node pair while `TIME_SPLIT_RATIO · slack > diameter` (the larger of the two): the
 /// motions' slack must be small next to the volumes for the static test at the span's pose to be nearly as
@@ -175,7 +175,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
                     (slack + self.request.min_separation) * (T::one() + T::lit(4.0) * T::EPSILON);
                 self.stats.bv_tests += 1;
                 if na.bv.apart(&nb.bv, &span.pose, gap, span.rel.defect)
-                    || self.shells_apart(a, b, &en, span.origin_gap)
+                    || self.shells_apart(a, b, &en, &span)
                 {
                     continue;
                 }
@@ -212,16 +212,24 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
         }
     }
 
-    /// The radial shell test (`shells.rs`) of an entry's nodes, when the body origins stay within `origin_gap` of
-    /// each other and that is close enough for it to separate anything (shells computed on first use).
-    fn shells_apart<A, B>(&mut self, a: &A, b: &B, en: &Entry<T>, origin_gap: T) -> bool
+    /// The radial shell test (`shells.rs`) of an entry's nodes, when the body origins stay close enough for
+    /// shells to separate anything and rotation makes most of the span's slack (otherwise splitting time works
+    /// well, and the shells, which cost a pass over both meshes, are not computed).
+    fn shells_apart<A, B>(&mut self, a: &A, b: &B, en: &Entry<T>, span: &Span<T>) -> bool
     where
-        A: Hierarchy<Scalar = T>,
-        B: Hierarchy<Scalar = T>,
+        A: Hierarchy<Scalar = T, Bv: ContinuousVolume<T>>,
+        B: Hierarchy<Scalar = T, Bv = A::Bv>,
     {
-        if origin_gap >= self.shell_reach {
+        if span.origin_gap >= self.shell_reach {
             return false;
         }
+        let rel = &span.rel;
+        let (na, nb) = (&a.nodes()[en.na as usize], &b.nodes()[en.nb as usize]);
+        let turning = rel.rot_dev_a * na.bv.origin_radius() + rel.rot_dev_b * nb.bv.origin_radius();
+        if turning <= rel.trans_dev_a + rel.trans_dev_b {
+            return false;
+        }
+        let origin_gap = span.origin_gap;
         let (sa, sb) = self
             .shells
             .get_or_insert_with(|| (Shells::new(a), Shells::new(b)));
@@ -332,16 +340,21 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
         let time = time.max(T::zero()).min(t_max);
         let width = self.request.tolerance.max(T::EPSILON * T::lit(64.0));
         let t_hi = (time + width).min(t_max);
-        // The closest feature at t_hi names the contact.
-        let dist =
-            |bit: u32| feature_distance(pair, self.motion_a, self.motion_b, feature_of(bit), t_hi);
-        let bit = (0..15u32)
-            .min_by(|x, y| dist(*x).partial_cmp(&dist(*y)).unwrap_or(Ordering::Equal))
+        // The closest feature at t_hi names the contact; its distance there, measured on the motions' float poses,
+        // plus the rounding of the posed vertices and closest points (64 ε of the coordinates' magnitudes), bounds
+        // the triangles' distance at t_hi.
+        let dist: [T; 15] = std::array::from_fn(|bit| {
+            feature_distance(
+                pair,
+                self.motion_a,
+                self.motion_b,
+                feature_of(bit as u32),
+                t_hi,
+            )
+        });
+        let bit = (0..15)
+            .min_by(|&x, &y| dist[x].partial_cmp(&dist[y]).unwrap_or(Ordering::Equal))
             .unwrap_or(0);
-        // The triangles' distance at `time`, measured on the translated float vertices, plus the rounding of the
-        // vertices and closest points (64 ε of the coordinates' magnitudes).
-        let at = |w: &[[T; 3]; 3], d: &Vector3<T>| w.map(|v| Vector3::from(v) + d * time);
-        let (pa, pb) = closest_triangles(&at(&wa, da), &at(&wb, db));
         let size = |w: &[[T; 3]; 3], d: &Vector3<T>| {
             w.iter().flatten().fold(T::zero(), |m, x| m.max(x.abs())) + d.abs().max()
         };
@@ -350,7 +363,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             t_lo: time,
             t_hi,
             features: 1 << bit,
-            separation: bound_up((pa - pb).norm() + slop),
+            separation: bound_up(dist[bit] + slop),
         })
     }
 }

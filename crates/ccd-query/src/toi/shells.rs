@@ -80,10 +80,10 @@ fn triangle_shell<T: Real>(tri: &[[T; 3]; 3]) -> [T; 2] {
     // The plane's distance from the origin: |n·v0| / |n|.
     let n = (v[1] - v[0]).cross(&(v[2] - v[0]));
     let nn = norm(&n);
-    if nn.lo() > T::zero() {
-        if let Some(d) = n.dot(&v[0]).abs().div(nn).bounded() {
-            lo = lo.max(d.lo());
-        }
+    if nn.lo() > T::zero()
+        && let Some(d) = n.dot(&v[0]).abs().div(nn).bounded()
+    {
+        lo = lo.max(d.lo());
     }
     [lo.max(T::zero()), hi]
 }
