@@ -31,6 +31,7 @@ mod arith;
 mod elementary;
 mod interval;
 pub mod limits;
+pub mod pow2;
 mod matrix;
 mod quaternion;
 mod real;

@@ -4,9 +4,10 @@ use nalgebra::{Matrix3, Vector3};
 
 use super::covariance::{to_f64, triangle_moments};
 use super::frame::{axes_scaled, vertex_exponent};
-use super::scale::{ldexp, scaled};
+use super::scale::scaled;
 use super::{distinct_vertices, principal_axes};
 use crate::{Aabb, FitMethod, Obb, Real, Sphere};
+use ccd_interval::pow2::ldexp;
 
 /// Padding, in units of `T::EPSILON·(‖centre‖∞ + largest extent)`, added
 /// after the exact containment pass (module docs of [`super`]).

@@ -2,8 +2,9 @@
 
 use nalgebra::{Matrix3, SMatrix, SymmetricEigen, Vector3};
 
-use super::scale::{ldexp, max_abs, scaled, stats_exponent};
+use super::scale::{max_abs, scaled, stats_exponent};
 use crate::Real;
+use ccd_interval::pow2::ldexp;
 
 /// Mean and (population) covariance of a point set, two-pass (centred).
 ///

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use nalgebra::Vector3;
 
 use super::exact::{orient2d_sign, orient3d_sign};
-use super::scale::{ldexp, unit_exponent};
+use ccd_interval::pow2::{ldexp, unit_exponent};
 
 /// "No face" in adjacency links.
 const NONE: u32 = u32::MAX;
