@@ -1,10 +1,10 @@
 //! The discrete collision query.
 
-use ccd_bv::{Pose, RangeError, Real};
+use ccd_bv::{BoundingVolume, Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::Isometry3;
 
-use crate::engine::{Flow, LeafVisitor, depth_first};
+use crate::engine::{DepthFirstVisitor, Flow, depth_first, for_each_face_pair};
 use crate::primitive::triangles_intersect;
 use crate::{CollideRequest, ContactMode, QueryStats};
 
@@ -141,28 +141,43 @@ struct Collider<'p, T: Real> {
     contacts: Vec<ContactPair>,
 }
 
-impl<A, B> LeafVisitor<A, B> for Collider<'_, A::Scalar>
+impl<A, B> DepthFirstVisitor<A, B> for Collider<'_, A::Scalar>
 where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
 {
+    /// Conservative overlap (the separating-axis test for OBBs).
+    #[inline(always)]
+    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> bool {
+        a.overlaps_local(b)
+    }
+
+    #[inline(always)]
+    fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [bool; 2] {
+        A::Bv::overlaps_local_pair(a, b)
+    }
+
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
-        for fa in a.nodes()[na].leaf_faces() {
-            let ta = widen(&a.triangle(fa));
-            for fb in b.nodes()[nb].leaf_faces() {
-                stats.tri_tests += 1;
-                if triangles_intersect(&ta, &moved(b, fb, self.b_in_a)) {
-                    stats.contacts += 1;
-                    self.contacts.push(ContactPair {
-                        a: a.faces()[fa].id,
-                        b: b.faces()[fb].id,
-                    });
-                    if self.first_only {
-                        return Flow::Stop;
-                    }
+        let mut ta = None;
+        for_each_face_pair(a, na, b, nb, |fa, fb| {
+            // A's triangle is widened once per face of A (the outer loop).
+            let t = match ta {
+                Some((slot, t)) if slot == fa.slot => t,
+                _ => {
+                    let t = widen(&a.triangle(fa.slot));
+                    ta = Some((fa.slot, t));
+                    t
+                }
+            };
+            stats.tri_tests += 1;
+            if triangles_intersect(&t, &moved(b, fb.slot, self.b_in_a)) {
+                stats.contacts += 1;
+                self.contacts.push(ContactPair { a: fa.id, b: fb.id });
+                if self.first_only {
+                    return Flow::Stop;
                 }
             }
-        }
-        Flow::Continue
+            Flow::Continue
+        })
     }
 }

@@ -1,7 +1,22 @@
-//! The traversal engine shared by the queries.
+//! The traversal engine family shared by every query: a depth-first and a best-first walk of the bounding
+//! volume test tree (pairs of nodes), with one descent rule, one leaf iteration and one set of counters. Each
+//! query is a visitor that owns its pruning test (and, best first, its key); the engine imports no query type.
 
-mod bvtt;
+mod best_first;
+mod depth_first;
 mod descent;
+mod leaves;
 mod prefetch;
 
-pub(crate) use bvtt::{Flow, LeafVisitor, depth_first};
+pub(crate) use best_first::{BestFirstVisitor, Entry, Step, best_first};
+pub(crate) use depth_first::{DepthFirstVisitor, depth_first};
+pub(crate) use leaves::{FaceRef, for_each_face_pair};
+
+/// Whether a traversal goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Keep traversing.
+    Continue,
+    /// Stop now (e.g. first contact found, budget spent).
+    Stop,
+}

@@ -4,7 +4,7 @@
 //! # Method
 //! 1. **Contact at the start.** The exact discrete [`collide`] at `t = 0`; a hit is reported as
 //!    `t_lo = t_hi = 0` ([`Feature::Overlap`]).
-//! 2. **Best-first traversal** (`best_first.rs`): a priority queue of (node of A, node of B, `[t0, t1]`) keyed by
+//! 2. **Best-first traversal** (`search.rs`, a visitor of the engine's best-first walk): a priority queue of (node of A, node of B, `[t0, t1]`) keyed by
 //!    `t0`, earliest first. Each time interval gets one *span* (`spans.rs`): B's float pose in A's frame at the
 //!    interval's midpoint and the certified slack of both motions over the interval
 //!    ([`RelativeSpan`](ccd_motion::RelativeSpan)), computed once from the motions' enclosures and shared by
@@ -44,11 +44,11 @@
 //! each time leaf) missed tunnelling contacts and reported late times, tested edges in 2-D and skipped edge
 //! (2, 0); here every time box is decided over its whole extent, in 3-D, for all nine edge pairs.
 
-mod best_first;
 mod describe;
 mod geometry;
 mod leaf;
 mod request;
+mod search;
 mod shells;
 mod spans;
 mod volume;
@@ -163,7 +163,7 @@ where
     }
 
     // 2–4. Best-first traversal with the leaf tests.
-    let mut search = best_first::Search::new(motion_a, motion_b, request, stats);
+    let mut search = search::Search::new(motion_a, motion_b, request, stats);
     search.run(a, b);
     let toi = search.best;
     let mut at_impact = Vec::new();

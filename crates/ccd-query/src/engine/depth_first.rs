@@ -1,25 +1,28 @@
 //! Depth-first tandem traversal of two trees: the bounding volume test tree
-//! (Gottschalk §2.5) walked with an explicit stack.
+//! (Gottschalk §2.5) walked with an explicit stack, pruned by the visitor's test.
 
 use ccd_bv::{BoundingVolume, Pose, Real};
 use ccd_bvh::{Hierarchy, Node};
 
+use super::Flow;
 use super::descent::descend_a;
 use super::prefetch::prefetch;
 use crate::{DescentRule, QueryStats};
 
-/// Whether a traversal goes on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flow {
-    /// Keep traversing.
-    Continue,
-    /// Stop now (e.g. first contact found).
-    Stop,
-}
+/// A depth-first query: its pruning test on volume pairs and what it does at kept pairs of leaves.
+pub(crate) trait DepthFirstVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>> {
+    /// Whether the pair of A's volume `a` and B's volume `b` (moved into A's frame) may hold something the query
+    /// looks for; `false` prunes the pair. Must be conservative for the query's guarantee.
+    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> bool;
 
-/// What a query does at the kept pairs of leaves.
-pub(crate) trait LeafVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>> {
-    /// Handles a pair of leaves whose volumes overlap.
+    /// [`keep`](Self::keep) of two pairs at once (the two children of a split pair); override to test them
+    /// together (two SIMD lanes).
+    #[inline(always)]
+    fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [bool; 2] {
+        [self.keep(a[0], b[0]), self.keep(a[1], b[1])]
+    }
+
+    /// Handles a kept pair of leaves (see [`for_each_face_pair`](super::for_each_face_pair)).
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow;
 }
 
@@ -38,12 +41,12 @@ struct Pending {
 }
 
 /// Walks the test tree of `a` × `b` depth first (child 0 first), splitting
-/// overlapping pairs by `rule`, and hands overlapping leaf pairs to
-/// `visitor`. Counts volume tests, disjoint and overlapping, in `stats`.
+/// kept pairs by `rule`, and hands kept leaf pairs to `visitor`. Counts volume
+/// tests in `stats`: kept ones as overlapping, pruned ones as disjoint.
 ///
 /// The two children of a split pair are tested together, as soon as the
-/// pair is split ([`BoundingVolume::overlaps_local_pair`]), so the stack only
-/// holds overlapping pairs; the set of tests (the BVTT) is the same as
+/// pair is split ([`DepthFirstVisitor::keep_pair`]), so the stack only
+/// holds kept pairs; the set of tests (the BVTT) is the same as
 /// testing on pop, only their order differs.
 ///
 /// The kept children are pushed with branches, not with a branch-free
@@ -69,7 +72,7 @@ pub(crate) fn depth_first<A, B, V>(
 ) where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
-    V: LeafVisitor<A, B>,
+    V: DepthFirstVisitor<A, B>,
 {
     let (nodes_a, nodes_b) = (a.nodes(), b.nodes());
     let mut stack: Vec<Pending> = Vec::with_capacity(64);
@@ -78,7 +81,7 @@ pub(crate) fn depth_first<A, B, V>(
     // Counted locally and added to `stats` once: `stats` is also handed to
     // the visitor, so updating it in the loop would go through memory.
     let (mut tests, mut overlapping) = (1u64, 0u64);
-    if nodes_a[0].bv.overlaps_local(&root_b) {
+    if visitor.keep(&nodes_a[0].bv, &root_b) {
         overlapping += 1;
         stack.push(Pending {
             na: 0,
@@ -100,10 +103,7 @@ pub(crate) fn depth_first<A, B, V>(
             warm(nodes_a, c);
             warm(nodes_a, c + 1);
             let b_moved = arena.get(moved);
-            let keep = A::Bv::overlaps_local_pair(
-                [&nodes_a[c].bv, &nodes_a[c + 1].bv],
-                [b_moved, b_moved],
-            );
+            let keep = visitor.keep_pair([&nodes_a[c].bv, &nodes_a[c + 1].bv], [b_moved, b_moved]);
             tests += 2;
             overlapping += u64::from(keep[0]) + u64::from(keep[1]);
             let (nb, c) = (nb as u32, c as u32);
@@ -123,8 +123,7 @@ pub(crate) fn depth_first<A, B, V>(
             warm(nodes_b, c);
             warm(nodes_b, c + 1);
             let children = A::Bv::transformed_pair([&nodes_b[c].bv, &nodes_b[c + 1].bv], b_in_a);
-            let keep =
-                A::Bv::overlaps_local_pair([&node_a.bv, &node_a.bv], [&children[0], &children[1]]);
+            let keep = visitor.keep_pair([&node_a.bv, &node_a.bv], [&children[0], &children[1]]);
             tests += 2;
             overlapping += u64::from(keep[0]) + u64::from(keep[1]);
             let (na, c) = (na as u32, c as u32);

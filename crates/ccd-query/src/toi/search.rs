@@ -1,7 +1,9 @@
-//! Best-first traversal of the node-pair × time-interval tree, earliest interval first.
+//! The time-of-impact visitor of the best-first engine: entries are node pairs × time intervals, keyed by the
+//! interval (earliest first); the pruning test is the span test (and the radial shells), the extra split is
+//! halving time.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::HashSet;
 
 use ccd_bv::BoundingVolume;
 use ccd_bv::Real;
@@ -17,6 +19,8 @@ use super::leaf::{Bracket, Tri, earliest};
 use super::request::{Feature, Toi, ToiMode, ToiRequest, ToiStats};
 use super::shells::Shells;
 use super::spans::{Span, Spans};
+use crate::DescentRule;
+use crate::engine::{BestFirstVisitor, Entry, FaceRef, Flow, Step, best_first};
 
 /// Time is halved for a node pair while `TIME_SPLIT_RATIO · slack > diameter` (the larger of the two): the
 /// motions' slack must be small next to the volumes for the static test at the span's pose to be nearly as
@@ -24,47 +28,16 @@ use super::spans::{Span, Spans};
 /// approach scenes and within noise of 32, which costs more on the concentric spin.
 const TIME_SPLIT_RATIO: f64 = 16.0;
 
-/// A queue entry: node pair and time interval, ordered earliest start first.
-#[derive(Clone, Copy, Debug)]
-struct Entry<T> {
-    t0: T,
-    t1: T,
-    na: u32,
-    nb: u32,
-    /// `(t0, t1, (na, nb))` as integers: the bit patterns of non-negative floats order like the floats.
-    key: (u64, u64, u64),
-}
+/// An entry's key: the bit patterns of its time interval's ends (non-negative floats order like their bits):
+/// earliest start first, then the shorter interval.
+type Key = (u64, u64);
 
-impl<T: Real> Entry<T> {
-    fn new(t0: T, t1: T, na: u32, nb: u32) -> Self {
-        let bits = |t: T| t.to_f64_exact().to_bits();
-        Self {
-            t0,
-            t1,
-            na,
-            nb,
-            key: (bits(t0), bits(t1), (u64::from(na) << 32) | u64::from(nb)),
-        }
-    }
-}
+/// An entry's time interval.
+type Span2<T> = (T, T);
 
-impl<T: Real> PartialEq for Entry<T> {
-    fn eq(&self, o: &Self) -> bool {
-        self.key == o.key
-    }
-}
-impl<T: Real> Eq for Entry<T> {}
-impl<T: Real> PartialOrd for Entry<T> {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl<T: Real> Ord for Entry<T> {
-    /// Reversed (`BinaryHeap` is a max-heap): earlier start, then shorter interval, then lower nodes first.
-    #[inline]
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.key.cmp(&self.key)
-    }
+fn key<T: Real>(t0: T, t1: T) -> Key {
+    let bits = |t: T| t.to_f64_exact().to_bits();
+    (bits(t0), bits(t1))
 }
 
 /// The traversal state shared by the leaf handlers.
@@ -131,13 +104,12 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
         }
     }
 
-    /// Walks the node pairs of `a` and `b` over `[0, t_max]`.
+    /// Walks the node pairs of `a` and `b` over `[0, t_max]` on the best-first engine.
     pub fn run<A, B>(&mut self, a: &A, b: &B)
     where
-        A: Hierarchy,
+        A: Hierarchy<Scalar = T>,
         B: Hierarchy<Scalar = T, Bv = A::Bv>,
         A::Bv: ContinuousVolume<T>,
-        A: Hierarchy<Scalar = T>,
     {
         if a.nodes().is_empty() || b.nodes().is_empty() {
             return;
@@ -146,76 +118,27 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             .bv
             .origin_radius()
             .max(b.nodes()[0].bv.origin_radius());
-        let mut heap = BinaryHeap::new();
-        heap.push(Entry::new(T::zero(), self.request.t_max, 0, 0));
-        self.stats.queue_pushes += 1;
-        let half = T::lit(0.5);
-        let ratio_sq = T::lit(TIME_SPLIT_RATIO * TIME_SPLIT_RATIO);
-        // Entries that start where the popped one starts are handled at once, depth first, from a local stack:
-        // they would be the next ones popped anyway (ties in the start time are free to go in any order), so only
-        // the later halves of split time intervals go through the priority queue.
-        let mut now = Vec::new();
-        while let Some(first) = heap.pop() {
-            now.push(first);
-            while let Some(en) = now.pop() {
-                if self.done_at(en.t0) {
-                    return;
-                }
-                // Entries are taken earliest start first (the local stack holds entries starting at the popped
-                // one's start or later halves of it, the heap later ones), so every contact before `en.t0` has
-                // been found: the certified part of an undecided answer.
-                if self.request.budget.exhausted_by(&self.stats) {
-                    self.undecided_from = Some(en.t0);
-                    return;
-                }
-                let (na, nb) = (&a.nodes()[en.na as usize], &b.nodes()[en.nb as usize]);
-                let span = self.spans.get(en.t0, en.t1, &mut self.stats);
-                let slack = span.rel.slack(na.bv.origin_radius(), nb.bv.origin_radius());
-                let gap =
-                    (slack + self.request.min_separation) * (T::one() + T::lit(4.0) * T::EPSILON);
-                self.stats.bv_tests += 1;
-                if na.bv.apart(&nb.bv, &span.pose, gap, span.rel.defect)
-                    || self.shells_apart(a, b, &en, &span)
-                {
-                    continue;
-                }
-                if na.is_leaf() && nb.is_leaf() {
-                    for fa in na.leaf_faces() {
-                        for fb in nb.leaf_faces() {
-                            self.leaf_pair(a, fa, b, fb, (en.t0, en.t1));
-                        }
-                    }
-                    continue;
-                }
-                let (da, db) = (na.bv.diameter_squared(), nb.bv.diameter_squared());
-                let mid = en.t0 + (en.t1 - en.t0) * half;
-                let splittable =
-                    en.t1 - en.t0 > self.request.tolerance && en.t0 < mid && mid < en.t1;
-                // Halve time while the motions' slack over the interval exceeds a fraction of the volumes' size
-                // (compared squared).
-                if splittable && ratio_sq * slack * slack > da.max(db) {
-                    heap.push(Entry::new(mid, en.t1, en.na, en.nb));
-                    now.push(Entry::new(en.t0, mid, en.na, en.nb));
-                    self.stats.queue_pushes += 2;
-                    continue;
-                }
-                let split_a = nb.is_leaf() || (!na.is_leaf() && da >= db);
-                for k in (0..2).rev() {
-                    now.push(if split_a {
-                        Entry::new(en.t0, en.t1, (na.first_child() + k) as u32, en.nb)
-                    } else {
-                        Entry::new(en.t0, en.t1, en.na, (nb.first_child() + k) as u32)
-                    });
-                    self.stats.queue_pushes += 1;
-                }
-            }
-        }
+        let t_max = self.request.t_max;
+        let root = Entry {
+            key: key(T::zero(), t_max),
+            na: 0,
+            nb: 0,
+            extra: (T::zero(), t_max),
+        };
+        let queue = best_first(a, b, root, DescentRule::LargestDiameter, self);
+        self.stats.queue_pushes += queue.pushes;
     }
 
     /// The radial shell test (`shells.rs`) of an entry's nodes, when the body origins stay close enough for
     /// shells to separate anything and rotation makes most of the span's slack (otherwise splitting time works
     /// well, and the shells, which cost a pass over both meshes, are not computed).
-    fn shells_apart<A, B>(&mut self, a: &A, b: &B, en: &Entry<T>, span: &Span<T>) -> bool
+    fn shells_apart<A, B>(
+        &mut self,
+        a: &A,
+        b: &B,
+        en: &Entry<Key, Span2<T>>,
+        span: &Span<T>,
+    ) -> bool
     where
         A: Hierarchy<Scalar = T, Bv: ContinuousVolume<T>>,
         B: Hierarchy<Scalar = T, Bv = A::Bv>,
@@ -242,17 +165,18 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
     }
 
     /// Tests faces `fa` of `a` and `fb` of `b` over `[t0, t1]` and records what it finds.
-    fn leaf_pair<A, B>(&mut self, a: &A, fa: usize, b: &B, fb: usize, (t0, t1): (T, T))
+    fn leaf_pair<A, B>(&mut self, a: &A, fa: FaceRef, b: &B, fb: FaceRef, (t0, t1): (T, T))
     where
         A: Hierarchy<Scalar = T>,
         B: Hierarchy<Scalar = T>,
     {
-        let (ta, tb) = (a.triangle(fa), b.triangle(fb));
+        let (ta, tb) = (a.triangle(fa.slot), b.triangle(fb.slot));
         let pair = ModelPair {
             a: ta.map(Vector3::from),
             b: tb.map(Vector3::from),
         };
-        let (ida, idb) = (a.faces()[fa].id, b.faces()[fb].id);
+        let (ida, idb) = (fa.id, fb.id);
+        let (fa, fb) = (fa.slot, fb.slot);
         let bracket = if let Some((da, db)) = self.translation {
             if !self.tested.insert((fa, fb)) {
                 return;
@@ -365,5 +289,85 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             features: 1 << bit,
             separation: bound_up(dist[bit] + slop),
         })
+    }
+}
+
+impl<T, A, B, MA, MB> BestFirstVisitor<A, B> for Search<'_, T, MA, MB>
+where
+    T: Real,
+    A: Hierarchy<Scalar = T>,
+    B: Hierarchy<Scalar = T, Bv = A::Bv>,
+    A::Bv: ContinuousVolume<T>,
+    MA: Motion<T> + ?Sized,
+    MB: Motion<T> + ?Sized,
+{
+    type Key = Key;
+    type Extra = Span2<T>;
+
+    /// Once a first contact is known, entries starting at or after its `t_lo` (first contact only), or after its
+    /// `t_hi` (all feature pairs), cannot change the answer.
+    fn done(&self, &(t0, _): &Key) -> bool {
+        // The key holds the start widened to f64 exactly, so it narrows back exactly.
+        self.done_at(T::lit(f64::from_bits(t0)))
+    }
+
+    /// The span test (volumes static at the interval's float pose, farther apart than the motions' slack) and the
+    /// radial shells prune; leaf pairs go to the leaf test; otherwise time is halved while the slack is more than
+    /// 1/`TIME_SPLIT_RATIO` of the larger volume's diameter, else the larger volume is split.
+    fn visit(&mut self, a: &A, b: &B, en: &Entry<Key, Span2<T>>) -> Step<Key, Span2<T>> {
+        let (t0, t1) = en.extra;
+        // Entries are taken earliest start first (the engine's local stack holds entries starting where the popped
+        // one does), so every contact before `t0` has been found: the certified part of an undecided answer.
+        if self.request.budget.exhausted_by(&self.stats) {
+            self.undecided_from = Some(t0);
+            return Step::Stop;
+        }
+        let (na, nb) = (&a.nodes()[en.na as usize], &b.nodes()[en.nb as usize]);
+        let span = self.spans.get(t0, t1, &mut self.stats);
+        let slack = span.rel.slack(na.bv.origin_radius(), nb.bv.origin_radius());
+        let gap = (slack + self.request.min_separation) * (T::one() + T::lit(4.0) * T::EPSILON);
+        self.stats.bv_tests += 1;
+        if na.bv.apart(&nb.bv, &span.pose, gap, span.rel.defect)
+            || self.shells_apart(a, b, en, &span)
+        {
+            return Step::Prune;
+        }
+        if na.is_leaf() && nb.is_leaf() {
+            return Step::Leaves;
+        }
+        let (da, db) = (na.bv.diameter_squared(), nb.bv.diameter_squared());
+        let mid = t0 + (t1 - t0) * T::lit(0.5);
+        let splittable = t1 - t0 > self.request.tolerance && t0 < mid && mid < t1;
+        // Halve time while the motions' slack over the interval exceeds a fraction of the volumes' size (compared
+        // squared).
+        let ratio_sq = T::lit(TIME_SPLIT_RATIO * TIME_SPLIT_RATIO);
+        if splittable && ratio_sq * slack * slack > da.max(db) {
+            return Step::SplitExtra([(key(t0, mid), (t0, mid)), (key(mid, t1), (mid, t1))]);
+        }
+        Step::Descend
+    }
+
+    /// Children keep the parent's interval, so its key: they are handled at once, depth first.
+    fn child_key(
+        &mut self,
+        _: &A,
+        _: &B,
+        parent: &Entry<Key, Span2<T>>,
+        _: usize,
+        _: usize,
+    ) -> Option<Key> {
+        Some(parent.key)
+    }
+
+    fn face_pair(
+        &mut self,
+        a: &A,
+        fa: FaceRef,
+        b: &B,
+        fb: FaceRef,
+        e: &Entry<Key, Span2<T>>,
+    ) -> Flow {
+        self.leaf_pair(a, fa, b, fb, e.extra);
+        Flow::Continue
     }
 }
