@@ -13,6 +13,7 @@
 //! triangle tests and contacts.
 
 mod collide;
+mod distance;
 mod engine;
 pub mod primitive;
 mod request;
@@ -22,6 +23,9 @@ pub mod toi;
 /// Re-export of the motion crate whose trait [`time_of_impact`] takes.
 pub use ccd_motion;
 pub use collide::{CollideResult, ContactPair, collide, collide_brute_force, collide_relative};
+pub use distance::{
+    Closest, DistanceOutcome, DistanceRequest, DistanceResult, DistanceStats, distance,
+};
 pub use request::{CollideRequest, ContactMode, DescentRule};
 pub use stats::QueryStats;
 pub use toi::{
