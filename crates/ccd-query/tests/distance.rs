@@ -170,7 +170,7 @@ fn slot<H: Hierarchy>(h: &H, id: u32) -> usize {
 fn scene(seed: u64) -> (Mesh, Mesh, SplitMix64) {
     let mut rng = SplitMix64::new(seed);
     let a = random_blob(&mut rng, 1, 1.0, 0.3);
-    let b = if seed % 2 == 0 {
+    let b = if seed.is_multiple_of(2) {
         random_soup(&mut rng, 24, 0.8, 0.4)
     } else {
         random_blob(&mut rng, 1, 0.7, 0.2)
