@@ -1,16 +1,18 @@
 //! Proximity queries between two bounding-volume hierarchies.
 //!
-//! One iterative engine walks the bounding volume test tree (Gottschalk §2.5)
-//! of any two [`ccd_bvh::Hierarchy`] implementations with the same volume
-//! type; each query is a small visitor on it.
+//! One engine family walks the bounding volume test tree (Gottschalk §2.5) of any two [`ccd_bvh::Hierarchy`]
+//! implementations with the same volume type: a depth-first walk (collide, tolerance) and a best-first walk
+//! keyed by a lower bound (distance, time of impact), sharing the descent rule and the leaf iteration; each query
+//! is a small visitor that owns its pruning test and key.
 //!
 //! | query | guarantee |
 //! |---|---|
 //! | [`collide`] | exact contact set (orientation predicates on B's vertices mapped into A's frame); touching counts |
+//! | [`distance`] | tolerance: `d − d* ≤ max(abs_err, rel_err·d*)` plus the primitive's rounding; never below `d*` beyond that rounding; intersection exact |
+//! | [`within_distance`] | exact outside a rounding band of the primitive's bound around the tolerance |
 //! | [`time_of_impact`] | conservative: the bracket's `t_lo` is never later than the first contact of the two moving meshes |
 //!
-//! Every result carries [`QueryStats`]: exact counts of volume tests,
-//! triangle tests and contacts.
+//! Every result carries exact operation counts.
 
 mod collide;
 mod distance;
@@ -18,6 +20,7 @@ mod engine;
 pub mod primitive;
 mod request;
 mod stats;
+mod tolerance;
 pub mod toi;
 
 /// Re-export of the motion crate whose trait [`time_of_impact`] takes.
@@ -28,6 +31,7 @@ pub use distance::{
 };
 pub use request::{CollideRequest, ContactMode, DescentRule};
 pub use stats::QueryStats;
+pub use tolerance::{ToleranceOutcome, ToleranceResult, within_distance};
 pub use toi::{
     ContinuousVolume, Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult,
     ToiStats, time_of_impact,

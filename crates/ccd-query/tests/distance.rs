@@ -6,7 +6,9 @@
 use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
 use ccd_bvh::{BuildOptions, Bvh, BvhView, Hierarchy};
 use ccd_query::primitive::distance_triangle_triangle;
-use ccd_query::{DescentRule, DistanceOutcome, DistanceRequest, distance};
+use ccd_query::{
+    DescentRule, DistanceOutcome, DistanceRequest, ToleranceOutcome, distance, within_distance,
+};
 use ccd_testkit::{Mesh, SplitMix64, random_blob, random_rotation, random_soup};
 use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use proptest::prelude::*;
@@ -272,4 +274,65 @@ fn bad_requests_and_poses_are_refused() {
             .starts_with("pose of model b: translation x = NaN"),
         "{e}"
     );
+}
+
+/// `within_distance` agrees with the brute-force decision outside the rounding band, and its witness is a real
+/// pair within the tolerance (f64 and f32, every volume type).
+fn tolerance_agrees<T: Real, B: BoundingVolume<T>>(seed: u64) -> (usize, usize) {
+    let (am, bm, mut rng) = scene(seed);
+    let (a, b) = (tree::<T, B>(&am, 1), tree::<T, B>(&bm, 1));
+    let (pa, pb) = (pose::<T>(&mut rng, 0.5), pose::<T>(&mut rng, 2.0));
+    let truth = brute_force(&a, &b, &Pose::relative_checked(&pa, &pb).unwrap());
+    let band = rounding::<T>(8.0);
+    let (mut yes, mut no) = (0, 0);
+    for tau in [
+        0.0,
+        truth * 0.5,
+        truth * 0.99,
+        truth * 1.01,
+        truth * 2.0,
+        truth + 0.1,
+    ] {
+        if (tau - truth).abs() <= band {
+            continue;
+        }
+        let r = within_distance(&a, &pa, &b, &pb, T::lit(tau)).unwrap();
+        assert_eq!(
+            r.is_within(),
+            truth <= tau,
+            "{} τ {tau} vs distance {truth}",
+            T::NAME
+        );
+        if let ToleranceOutcome::Within(w) = r.outcome {
+            yes += 1;
+            assert!(w.distance.to_f64_exact() <= tau && w.distance.to_f64_exact() >= truth);
+            assert_eq!(r.stats.contacts, 1);
+        } else {
+            no += 1;
+        }
+    }
+    (yes, no)
+}
+
+#[test]
+fn within_distance_agrees_with_brute_force() {
+    let (mut yes, mut no) = (0, 0);
+    for seed in 0..16 {
+        for (y, n) in [
+            tolerance_agrees::<f64, Obb<f64>>(seed),
+            tolerance_agrees::<f64, Aabb<f64>>(seed),
+            tolerance_agrees::<f64, Sphere<f64>>(seed),
+            tolerance_agrees::<f32, Obb<f32>>(seed),
+            tolerance_agrees::<f32, Sphere<f32>>(seed),
+        ] {
+            yes += y;
+            no += n;
+        }
+    }
+    assert!(yes > 50 && no > 50, "{yes} within, {no} beyond");
+    let (am, _, _) = scene(3);
+    let a = tree::<f64, Obb<f64>>(&am, 1);
+    let id = Isometry3::identity();
+    let e = within_distance(&a, &id, &a, &id, -1.0).unwrap_err();
+    assert!(e.to_string().starts_with("tolerance = -1e0"), "{e}");
 }
