@@ -8,6 +8,8 @@
 //! | query | guarantee |
 //! |---|---|
 //! | [`collide`] | exact set of intersecting triangle pairs (touching counts), all or first |
+//! | [`distance`] | distance, closest points and triangle pair; PQP's `rel_err`/`abs_err`, optional `max_distance` |
+//! | [`within_distance`] | closer than a tolerance? early exit on the first witness |
 //! | [`time_of_impact`] | conservative first time of contact of two moving models: `t_lo` never late |
 //!
 //! Every result carries [`QueryStats`] with exact operation counts.
@@ -26,7 +28,8 @@ pub use ccd_bvh::{
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
 pub use ccd_query::ccd_motion as motion;
 pub use ccd_query::{
-    CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, QueryStats,
+    Closest, CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, DistanceOutcome,
+    DistanceRequest, DistanceResult, DistanceStats, QueryStats, ToleranceOutcome, ToleranceResult,
 };
 pub use ccd_query::{
     Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats,
@@ -60,6 +63,71 @@ where
     B: Hierarchy<Scalar = T, Bv = A::Bv>,
 {
     Ok(ccd_query::collide(a, pose_a, b, pose_b, request)?)
+}
+
+/// The distance between `a` placed at `pose_a` and `b` placed at `pose_b`, with the closest points (world frame)
+/// and the triangle pair.
+///
+/// ```
+/// use ccd::nalgebra::Isometry3;
+/// use ccd::{DistanceRequest, Model};
+///
+/// let tetra = || Model::<f64>::new(
+///     vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+///     &[[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// );
+/// let (a, b) = (tetra()?, tetra()?);
+/// // B's face x = 0 faces A's vertex (1, 0, 0) from 2 units along x: 1 apart.
+/// let r = ccd::distance(&a, &Isometry3::identity(), &b, &Isometry3::translation(2.0, 0.0, 0.0), &DistanceRequest::exact())?;
+/// let d = r.closest().expect("no max_distance set").distance;
+/// assert!((d - 1.0).abs() < 1e-12);
+/// assert!(ccd::within_distance(&a, &Isometry3::identity(), &b, &Isometry3::translation(2.0, 0.0, 0.0), 1.5)?.is_within());
+/// # Ok::<(), ccd::Error>(())
+/// ```
+///
+/// # Guarantee
+/// `d − d* ≤ max(abs_err, rel_err·d*)` plus the triangle distance's rounding bound, never below `d*` beyond that
+/// rounding; intersecting meshes give 0 and an intersecting pair (see [`ccd_query::distance`]).
+///
+/// # Errors
+/// [`Error::OutOfRange`] for a pose or request field outside the supported range ([`limits`]).
+pub fn distance<T, A, B>(
+    a: &A,
+    pose_a: &Isometry3<T>,
+    b: &B,
+    pose_b: &Isometry3<T>,
+    request: &DistanceRequest<T>,
+) -> Result<DistanceResult<T>, Error>
+where
+    T: Real,
+    A: Hierarchy<Scalar = T>,
+    B: Hierarchy<Scalar = T, Bv = A::Bv>,
+{
+    Ok(ccd_query::distance(a, pose_a, b, pose_b, request)?)
+}
+
+/// Whether `a` placed at `pose_a` and `b` placed at `pose_b` come within `tolerance` (PQP's tolerance query,
+/// early exit on the first witness).
+///
+/// # Guarantee
+/// Exact outside a rounding band of the triangle distance's bound around `tolerance` (see
+/// [`ccd_query::within_distance`]).
+///
+/// # Errors
+/// [`Error::OutOfRange`] for a pose outside the supported range or a negative, NaN or unsupported tolerance.
+pub fn within_distance<T, A, B>(
+    a: &A,
+    pose_a: &Isometry3<T>,
+    b: &B,
+    pose_b: &Isometry3<T>,
+    tolerance: T,
+) -> Result<ToleranceResult<T>, Error>
+where
+    T: Real,
+    A: Hierarchy<Scalar = T>,
+    B: Hierarchy<Scalar = T, Bv = A::Bv>,
+{
+    Ok(ccd_query::within_distance(a, pose_a, b, pose_b, tolerance)?)
 }
 
 /// First time of impact of `a` carried by `motion_a` and `b` carried by `motion_b` (model → world motions
