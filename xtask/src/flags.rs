@@ -43,6 +43,33 @@ pub enum Command {
     /// spheres (approach, spinning approach, shell tunnelling, concentric spin), against analytic times
     /// and dense discrete sampling; false negatives, false positives, time per query.
     BenchCcd(CcdFlags),
+    /// Distance and tolerance queries: parallel close proximity over an ε sweep (every answer at least ε, all
+    /// volume types agreeing, rel_err bound, tolerance answers at ε/2 and 2ε) and transverse contact (distance
+    /// 0); medians, counters, CSV, SVG, JSON.
+    BenchDistance(DistanceFlags),
+}
+
+/// Flags of `bench-distance`.
+#[derive(Clone, Debug, Args)]
+#[command(after_help = "\
+Defaults: latlong t=101 s=200 (40,000 triangles), ε in {1e-3, 1e-2, 1e-1}, 50 queries per (BV type, ε, \
+rel_err ∈ {0, 0.1}) plus the tolerance queries and transverse contact, all three BV types, f64, one thread.
+--quick: 3,600 triangles, 5 queries.
+Outputs: CSV on stdout and in <out>/distance.csv, <out>/distance.svg; exits non-zero if a check fails.
+
+Examples:
+  cargo xtask bench-distance --quick
+  cargo xtask bench-distance --bv obb --eps 1e-3 --json bench-out/distance.json")]
+pub struct DistanceFlags {
+    /// Flags shared by every suite.
+    #[command(flatten)]
+    pub common: CommonFlags,
+    /// Mesh selection [default: latlong t=101, s=200, 40,000 triangles].
+    #[command(flatten)]
+    pub mesh: MeshFlags,
+    /// Gap values ε (comma list or repeated) [default: 1e-3,1e-2,1e-1].
+    #[arg(long, value_delimiter = ',')]
+    pub eps: Vec<f64>,
 }
 
 /// Flags of `bench-ccd`.

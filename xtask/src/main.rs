@@ -8,7 +8,9 @@
 //! - `cargo xtask bench-archive`: build, save, validated and unchecked
 //!   memory-mapped open, and first-query latency of `.bvh` files;
 //! - `cargo xtask bench-ccd`: continuous collision (time of impact) against
-//!   analytic oracles and dense discrete sampling.
+//!   analytic oracles and dense discrete sampling;
+//! - `cargo xtask bench-distance`: distance and tolerance queries in parallel
+//!   close proximity and transverse contact.
 //!
 //! Every suite prints a stamped header (host, revision, seed), CSV rows on
 //! stdout and in `--out`, a comparison block against the thesis numbers, SVG
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::BenchTransverse(flags) => bench::transverse::run(&flags),
         Command::BenchArchive(flags) => bench::archive::run(&flags),
         Command::BenchCcd(flags) => bench::ccd::run(&flags),
+        Command::BenchDistance(flags) => bench::distance::run(&flags),
     };
     match outcome {
         Ok(bench::Verdict::Pass) => ExitCode::SUCCESS,

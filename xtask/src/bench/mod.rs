@@ -9,6 +9,7 @@
 
 pub mod archive;
 pub mod ccd;
+pub mod distance;
 mod levels;
 pub mod proximity;
 pub mod transverse;
