@@ -4,7 +4,7 @@
 #![no_main]
 
 use bytemuck::{Pod, Zeroable};
-use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Rss, Sphere};
 use ccd_bvh::{BvhView, Hierarchy};
 use ccd_query::{CollideRequest, collide_relative};
 use libfuzzer_sys::fuzz_target;
@@ -37,4 +37,6 @@ fuzz_target!(|data: &[u8]| {
     check::<f32, Sphere<f32>>(bytes);
     check::<f64, Obb<f64>>(bytes);
     check::<f64, Sphere<f64>>(bytes);
+    check::<f32, Rss<f32>>(bytes);
+    check::<f64, Rss<f64>>(bytes);
 });

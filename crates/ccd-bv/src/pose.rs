@@ -81,14 +81,19 @@ impl<T: Real> Pose<T> {
         Ok(Self::relative(&a, &b))
     }
 
-    /// Checks the transform against the supported range of `T`: every translation component a supported length
-    /// ([`crate::limits::check_length`]), and `rot` a rotation: finite, with `|rotᵀrot − I|` entrywise within
-    /// the unit tolerance.
+    /// Checks the transform against the supported range of `T`: every translation component a derived length
+    /// ([`crate::limits::check_derived_length`]: finite, at most `4·length_max`, as the relative pose of two
+    /// supported poses always is), and `rot` a rotation: finite, with `|rotᵀrot − I|` entrywise within the unit
+    /// tolerance.
     ///
     /// # Errors
     /// [`RangeError`] naming the translation component, or the rotation's largest deviation from orthonormality.
     pub fn check(&self) -> Result<(), RangeError> {
-        crate::limits::check_vector(&self.trans, "relative pose translation")?;
+        for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+            crate::limits::check_derived_length(self.trans[k], || {
+                format!("relative pose translation {axis}")
+            })?;
+        }
         let gram = self.rot.transpose() * self.rot - Matrix3::identity();
         let worst = if gram.iter().all(|x| x.finite()) {
             gram.iter().fold(T::zero(), |m, x| m.max(x.abs()))

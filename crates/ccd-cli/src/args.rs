@@ -141,7 +141,7 @@ pub struct TreeArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LEAF_SIZE)))]
     pub leaf_size: u32,
-    /// How OBB orientations are fitted (spheres and AABBs ignore it).
+    /// How OBB and RSS orientations are fitted (spheres and AABBs ignore it).
     #[arg(long, value_enum, default_value_t = FitArg::Hull)]
     pub fit: FitArg,
 }
@@ -178,6 +178,8 @@ pub enum BvArg {
     Aabb,
     /// Bounding spheres.
     Sphere,
+    /// Rectangle swept spheres (PQP's distance volume).
+    Rss,
 }
 
 impl BvArg {
@@ -187,6 +189,7 @@ impl BvArg {
             BvArg::Obb => BvKind::Obb,
             BvArg::Aabb => BvKind::Aabb,
             BvArg::Sphere => BvKind::Sphere,
+            BvArg::Rss => BvKind::Rss,
         }
     }
 }
@@ -223,7 +226,7 @@ pub fn fit_name(fit: FitMethod) -> &'static str {
 pub struct TreeKind {
     /// `f32` or `f64`.
     pub scalar: ScalarKind,
-    /// Sphere, AABB or OBB.
+    /// Sphere, AABB, OBB or RSS.
     pub bv: BvKind,
 }
 
@@ -430,7 +433,18 @@ pub fn parse_pose(s: &str) -> Result<PoseArg, String> {
     let rotation = match numbers[..] {
         [_, _, _] => [1.0, 0.0, 0.0, 0.0],
         [_, _, _, rx, ry, rz] => {
-            let q = UnitQuaternion::from_scaled_axis(Vector3::new(rx, ry, rz));
+            // The angle is the vector's norm, computed without overflow (scaled by its largest component); beyond
+            // the supported rotation angle a rotation vector is refused rather than reduced modulo 2π.
+            let v = Vector3::new(rx, ry, rz);
+            let m = v.amax();
+            let angle = if m > 0.0 { (v / m).norm() * m } else { 0.0 };
+            let max = ccd::Limits::F64.angle_max;
+            if angle > max {
+                return Err(format!(
+                    "rotation vector ({rx}, {ry}, {rz}): angle {angle:e} rad is out of the supported range [0, {max}]"
+                ));
+            }
+            let q = UnitQuaternion::from_scaled_axis(v);
             [q.w, q.i, q.j, q.k]
         }
         [_, _, _, qw, qx, qy, qz] => {

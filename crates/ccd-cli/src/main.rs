@@ -10,8 +10,9 @@
 //! Every failure exits with status 1 (2 for command-line usage errors) and
 //! prints exactly one line, `error: …`, naming the file at fault.
 
-mod args;
 mod cmd;
+
+use ccd_cli::args;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -294,6 +294,20 @@ pub fn check_vector<T: Real>(v: &Vector3<T>, name: &str) -> Result<(), RangeErro
     Ok(())
 }
 
+/// Checks a derived length (a relative translation, a difference of two supported lengths): finite and of a
+/// magnitude at most `4·length_max`; any small value, zero included, is fine (differences of supported values are
+/// multiples of their ulps, far above the underflow threshold, or exactly zero).
+///
+/// # Errors
+/// [`RangeError`] naming `what()` otherwise.
+pub fn check_derived_length<T: Real>(
+    x: T,
+    what: impl FnOnce() -> String,
+) -> Result<(), RangeError> {
+    let hi = 4.0 * T::LIMITS.length_max;
+    check_within(x, -hi, hi, what)
+}
+
 /// Checks a mesh's scale, its largest coordinate magnitude, against [`Limits::scale_min`] of `T`.
 ///
 /// # Errors

@@ -217,7 +217,21 @@ pub(crate) struct AxisFrame<T> {
 
 impl<T: Real> AxisFrame<T> {
     /// The frame for the unit axis `u` and the start rotation `r0`.
+    ///
+    /// A non-finite axis or rotation (which [`Motion::check_range`](crate::Motion::check_range) refuses before any
+    /// query) gives the unbounded frame instead of panicking, so constructing a motion never panics.
     pub fn new(u: &Unit<Vector3<T>>, r0: &Matrix3<T>) -> Self {
+        if !(u.iter().chain(r0.iter()).all(|x| x.finite())) {
+            let all = IMat3 {
+                m: [[Interval::entire(); 3]; 3],
+            };
+            return Self {
+                r0: all,
+                a: all,
+                b: all,
+                c: all,
+            };
+        }
         let zero = Interval::point(T::zero());
         let mut a = IMat3 { m: [[zero; 3]; 3] };
         let mut b = a;

@@ -1,0 +1,365 @@
+//! The command line's POSE and MOTION parsers (`ccd_cli::args::parse_pose`, `parse_motion`) on arbitrary strings
+//! and on structured-but-wrong ones, as seeded property tests (the CI counterpart of the cargo-fuzz target
+//! `fuzz/fuzz_targets/cli_args.rs`): numbers with exponents up to ±400, `nan` and `inf` in their spellings,
+//! empty parts, doubled, leading and trailing separators, stray whitespace and unicode look-alikes.
+//!
+//! Checked: no panic; every accepted pose is finite (translation and unit quaternion), has 3, 6 or 7 parts and
+//! each part is a finite `f64` (the help text's syntax); every accepted motion's numbers are finite and its axis
+//! non-zero — with one known exception, see [`Tally::overflowing_rotation_vectors`] and the ignored tests at the
+//! end.
+//!
+//! Case counts (fixed seeds; `PROPTEST_CASES` overrides the count): arbitrary strings 20,000, structured poses
+//! 20,000, structured motions 20,000; each string goes through `parse_pose`, `parse_motion`, and `parse_motion`
+//! after each of the five `kind:` prefixes (7 parser calls a case).
+
+use std::cell::RefCell;
+
+use ccd_cli::args::{MotionArg, PoseArg, parse_motion, parse_pose};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed, TestError, TestRunner};
+
+/// What the cases covered.
+#[derive(Debug, Default)]
+struct Tally {
+    cases: usize,
+    poses_accepted: usize,
+    poses_refused: usize,
+    motions_accepted: usize,
+    motions_refused: usize,
+    /// The string accepted as the numbers of some motion kind (`translate:` + the string, …).
+    prefixed_motions_accepted: usize,
+    /// Accepted 6-number poses whose rotation vector's squared norm overflows `f64` (a component beyond about
+    /// 1.3e154): `UnitQuaternion::from_scaled_axis` then gives a NaN quaternion, and `parse_pose` accepts it
+    /// although the help says NaN and infinite values are refused. Tolerated here, reproduced by the ignored
+    /// test [`a_rotation_vector_whose_norm_overflows_is_accepted_as_nan`].
+    overflowing_rotation_vectors: usize,
+}
+
+/// The parts of `s` as the help text defines them (comma-separated, whitespace around each ignored).
+fn parts(s: &str) -> Vec<&str> {
+    s.split(',').map(str::trim).collect()
+}
+
+/// Whether a 6-part pose's rotation vector has a squared norm that overflows (the known exception).
+fn overflowing_rotation_vector(s: &str) -> bool {
+    let p = parts(s);
+    p.len() == 6
+        && p[3..]
+            .iter()
+            .filter_map(|x| x.parse::<f64>().ok())
+            .map(|x| x * x)
+            .sum::<f64>()
+            .is_infinite()
+}
+
+/// Checks an accepted pose; `Ok(true)` when it is the known exception.
+fn check_pose(p: &PoseArg, input: &str) -> Result<bool, TestCaseError> {
+    let n = parts(input);
+    prop_assert!(
+        [3, 6, 7].contains(&n.len()),
+        "{input:?}: accepted with {} parts",
+        n.len()
+    );
+    for part in &n {
+        prop_assert!(
+            part.parse::<f64>().is_ok_and(f64::is_finite),
+            "{input:?}: accepted the part {part:?}"
+        );
+    }
+    let iso = p.isometry::<f64>();
+    let q = iso.rotation.quaternion().coords;
+    let finite = iso.translation.vector.iter().all(|x| x.is_finite())
+        && q.iter().all(|x| x.is_finite())
+        && (q.norm() - 1.0).abs() < 1e-9;
+    if !finite && overflowing_rotation_vector(input) {
+        return Ok(true);
+    }
+    prop_assert!(finite, "{input:?}: accepted as a non-finite pose {iso:?}");
+    Ok(false)
+}
+
+fn check_motion(m: &MotionArg, input: &str, tally: &mut Tally) -> Result<(), TestCaseError> {
+    let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+    let axis_ok = |a: &[f64; 3]| finite(a) && a.iter().any(|&c| c != 0.0);
+    match m {
+        MotionArg::Static => {}
+        MotionArg::Translate(d) => prop_assert!(finite(d), "{input:?}: {m:?}"),
+        MotionArg::Screw {
+            axis,
+            angle,
+            distance,
+        } => prop_assert!(
+            axis_ok(axis) && finite(&[*angle, *distance]),
+            "{input:?}: {m:?}"
+        ),
+        MotionArg::RotateTranslate {
+            axis,
+            angle,
+            displacement,
+        } => prop_assert!(
+            axis_ok(axis) && angle.is_finite() && finite(displacement),
+            "{input:?}: {m:?}"
+        ),
+        MotionArg::Interp(p0, p1) => {
+            let rest = input.split_once(':').map_or("", |(_, r)| r);
+            let (s0, s1) = rest.split_once(';').unwrap_or((rest, ""));
+            for (p, s) in [(p0, s0), (p1, s1)] {
+                if check_pose(p, s)? {
+                    tally.overflowing_rotation_vectors += 1;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses `s` as a pose and as a motion; checks whatever is accepted.
+fn check_string(s: &str, tally: &mut Tally) -> Result<(), TestCaseError> {
+    tally.cases += 1;
+    match parse_pose(s) {
+        Ok(p) => {
+            tally.poses_accepted += 1;
+            if check_pose(&p, s)? {
+                tally.overflowing_rotation_vectors += 1;
+            }
+        }
+        Err(e) => {
+            tally.poses_refused += 1;
+            prop_assert!(!e.is_empty(), "{s:?}: an empty error message");
+        }
+    }
+    match parse_motion(s) {
+        Ok(m) => {
+            tally.motions_accepted += 1;
+            check_motion(&m, s, tally)?;
+        }
+        Err(e) => {
+            tally.motions_refused += 1;
+            prop_assert!(!e.is_empty(), "{s:?}: an empty error message");
+        }
+    }
+    Ok(())
+}
+
+/// A number-like token: ordinary numbers, exponents up to ±400, every f64 bit pattern as Rust prints it, the
+/// spellings of NaN and infinity, empty and padded parts, and unicode look-alikes.
+fn token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (-1e3f64..1e3).prop_map(|x| x.to_string()),
+        2 => (-3i32..=3).prop_map(|x| x.to_string()),
+        3 => (-9i32..=9, -400i32..=400).prop_map(|(m, e)| format!("{m}e{e}")),
+        2 => (0.0f64..10.0, -400i32..=400, any::<bool>())
+            .prop_map(|(m, e, upper)| format!("{m}{}{e:+}", if upper { 'E' } else { 'e' })),
+        2 => any::<u64>().prop_map(|b| format!("{:e}", f64::from_bits(b))),
+        1 => any::<u64>().prop_map(|b| f64::from_bits(b).to_string()),
+        3 => prop::sample::select(vec![
+            "nan", "NaN", "-nan", "+NaN", "inf", "-inf", "+inf", "INF", "infinity", "-Infinity", "", " ",
+            "  1", "1 ", "+1", "-0", ".5", "5.", "1e", "e5", "1e+", "--1", "0x10", "1_000", "1.0.0", "٣",
+            "１", "½", "∞", "−1", "1\u{0}", "\u{200b}1", "\u{a0}1", "\t2", "1\n", "1e308", "1e309",
+            "-1.7976931348623157e308", "2e-308", "4.9e-324", "1e-400", "1.3e154", "1e200", "0e999",
+        ])
+        .prop_map(String::from),
+        1 => "\\PC{0,4}",
+    ]
+}
+
+/// Tokens joined by separators (mostly commas; sometimes doubled, spaced, or another character), with an
+/// occasional leading or trailing separator.
+fn numbers() -> impl Strategy<Value = String> {
+    let sep = prop_oneof![
+        12 => Just(","),
+        1 => Just(",,"),
+        1 => Just(", "),
+        1 => Just(" ,"),
+        1 => Just(";"),
+        1 => Just(" "),
+        1 => Just("，"),
+    ];
+    (
+        prop::collection::vec((token(), sep), 0..10),
+        prop_oneof![8 => Just(""), 1 => Just(","), 1 => Just(" ")],
+        prop_oneof![8 => Just(""), 1 => Just(","), 1 => Just(";")],
+    )
+        .prop_map(|(items, lead, trail)| {
+            let mut s = String::from(lead);
+            for (i, (t, sep)) in items.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(sep);
+                }
+                s.push_str(t);
+            }
+            s.push_str(trail);
+            s
+        })
+}
+
+/// A pose-shaped string: 3, 6 or 7 tokens most of the time.
+fn pose_string() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop_oneof![Just(3usize), Just(6), Just(7)].prop_flat_map(|n| {
+            prop::collection::vec(token(), n).prop_map(|t| t.join(","))
+        }),
+        1 => numbers(),
+    ]
+}
+
+/// Two pose-shaped strings, mostly separated by one `;`.
+fn interp_body() -> BoxedStrategy<String> {
+    (
+        pose_string(),
+        prop_oneof![8 => Just(";"), 1 => Just(";;"), 1 => Just(","), 1 => Just("")],
+        pose_string(),
+    )
+        .prop_map(|(a, s, b)| format!("{a}{s}{b}"))
+        .boxed()
+}
+
+/// A motion-shaped string: a kind (mostly right, sometimes misspelt or padded), a separator, and the kind's
+/// number of tokens or two poses most of the time, any numbers otherwise.
+fn motion_string() -> impl Strategy<Value = String> {
+    let kind = prop_oneof![
+        8 => prop::sample::select(vec![
+            ("static", 0usize),
+            ("translate", 3),
+            ("screw", 5),
+            ("rotate-translate", 7),
+            ("interp", 0),
+        ]),
+        1 => prop::sample::select(vec![
+            ("Static", 0usize),
+            (" translate ", 3),
+            ("rotate_translate", 7),
+            ("interp:", 0),
+            ("", 3),
+            ("unknown", 5),
+            ("ｓｃｒｅｗ", 5),
+        ]),
+    ];
+    let colon = prop_oneof![12 => Just(":"), 1 => Just(""), 1 => Just("::"), 1 => Just(" : ")];
+    (kind, colon, any::<u8>()).prop_flat_map(|((k, n), c, pick)| {
+        let body = if pick < 32 {
+            numbers().boxed()
+        } else if k.trim().starts_with("interp") {
+            interp_body()
+        } else {
+            prop::collection::vec(token(), n)
+                .prop_map(|t| t.join(","))
+                .boxed()
+        };
+        body.prop_map(move |b| format!("{k}{c}{b}"))
+    })
+}
+
+/// Runs `cases` cases (or `PROPTEST_CASES`) of `strategy` from a fixed seed, each string through both parsers.
+fn run<S: Strategy<Value = String>>(name: &str, cases: u32, seed: u64, strategy: S) -> Tally {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
+    let config = Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let tally = RefCell::new(Tally::default());
+    let outcome = TestRunner::new(config).run(&strategy, |s| {
+        let mut tally = tally.borrow_mut();
+        check_string(&s, &mut tally)?;
+        // Every motion kind with the same string as its numbers.
+        for prefix in [
+            "static:",
+            "translate:",
+            "screw:",
+            "rotate-translate:",
+            "interp:",
+        ] {
+            let m = format!("{prefix}{s}");
+            if let Ok(arg) = parse_motion(&m) {
+                tally.prefixed_motions_accepted += 1;
+                check_motion(&arg, &m, &mut tally)?;
+            }
+        }
+        Ok(())
+    });
+    let tally = tally.into_inner();
+    println!("{name}: {tally:?}");
+    match outcome {
+        Ok(()) => tally,
+        Err(TestError::Fail(why, input)) => panic!("{name}: {why}\nminimal input: {input:?}"),
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+#[test]
+fn arbitrary_strings() {
+    let strategy = prop_oneof![
+        2 => any::<String>(),
+        2 => "[-+0-9eE.,;: a-z]{0,40}",
+        1 => "\\PC{0,20}",
+    ];
+    let t = run("arbitrary strings", 20_000, 0xA1, strategy);
+    assert!(
+        t.poses_refused >= 3000 && t.motions_refused >= 3000,
+        "{t:?}"
+    );
+}
+
+#[test]
+fn structured_poses() {
+    let t = run("structured poses", 20_000, 0xA2, pose_string());
+    assert!(
+        t.poses_accepted >= 2_000 && t.poses_refused >= 2_000,
+        "the mix should hold both: {t:?}"
+    );
+}
+
+#[test]
+fn structured_motions() {
+    let t = run("structured motions", 20_000, 0xA3, motion_string());
+    assert!(
+        t.motions_accepted >= 2_000 && t.motions_refused >= 2_000,
+        "the mix should hold both: {t:?}"
+    );
+}
+
+// Findings, reproduced minimally (ignored: they fail until the parser or the library changes; run with
+// `--ignored`).
+
+/// `parse_pose` accepts a rotation vector whose squared norm overflows: `UnitQuaternion::from_scaled_axis`
+/// computes `sin(inf)` and the quaternion is NaN. The help says NaN and infinite values are refused; the query
+/// then refuses the NaN rotation with a range error (`ccd collide`), or a motion constructor panics on it
+/// (`ccd toi`, see [`cli_toi_with_a_screw_from_an_overflowing_rotation_vector_panics`]).
+#[test]
+#[ignore = "finding: parse_pose accepts 0,0,0,1e200,1e200,0 as a pose with a NaN quaternion"]
+fn a_rotation_vector_whose_norm_overflows_is_accepted_as_nan() {
+    for s in ["0,0,0,1e200,1e200,0", "0,0,0,1e155,0,0"] {
+        if let Ok(p) = parse_pose(s) {
+            let q = p.isometry::<f64>().rotation;
+            assert!(q.coords.iter().all(|x| x.is_finite()), "{s:?} → {q:?}");
+        }
+    }
+}
+
+/// End to end: the NaN rotation above reaches `Screw::new`, which panics (`Interval::new(NaN, NaN)` in
+/// `AxisFrame::new`); the binary reports "internal error (a bug in ccd)" and exits with 101 instead of a range
+/// error with status 1 or 2.
+#[test]
+#[ignore = "finding: `ccd toi … --motion-a screw:0,0,1,1,0 --pose-a 0,0,0,1e200,1e200,0` panics"]
+fn cli_toi_with_a_screw_from_an_overflowing_rotation_vector_panics() {
+    let mesh = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/meshes/tetrahedron.obj"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ccd"))
+        .args(["toi", mesh, mesh, "--motion-a", "screw:0,0,1,1,0"])
+        .args(["--pose-a", "0,0,0,1e200,1e200,0", "--motion-b", "static"])
+        .output()
+        .expect("the ccd binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(1 | 2)) && !stderr.contains("internal error"),
+        "status {:?}: {stderr}",
+        out.status.code()
+    );
+}
