@@ -33,6 +33,66 @@ pub enum Command {
     /// Conservative first time of contact of two moving models over normalised time [0, t_max].
     #[command(after_long_help = TOI_HELP)]
     Toi(Box<ToiArgs>),
+    /// How far apart two placed models are: the distance, the closest points (world frame) and triangles.
+    #[command(after_long_help = POSE_HELP)]
+    Distance(DistanceArgs),
+    /// Whether two placed models come within a tolerance (early exit on the first witness).
+    #[command(after_long_help = POSE_HELP)]
+    Within(WithinArgs),
+}
+
+/// `ccd distance`.
+#[derive(Debug, Args)]
+pub struct DistanceArgs {
+    /// Model A: a mesh (built in memory) or a .bvh file.
+    pub a: PathBuf,
+    /// Model B: a mesh (built in memory) or a .bvh file.
+    pub b: PathBuf,
+    /// Pose of A in the world (see POSE below); default: identity.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_a: Option<PoseArg>,
+    /// Pose of B in the world (see POSE below); default: identity.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_b: Option<PoseArg>,
+    /// Relative error allowed (PQP's rel_err): the answer may exceed the true distance by rel_err times it.
+    #[arg(long, value_name = "E", default_value_t = 0.0, value_parser = parse_non_negative)]
+    pub rel_err: f64,
+    /// Absolute error allowed (PQP's abs_err).
+    #[arg(long, value_name = "E", default_value_t = 0.0, value_parser = parse_non_negative)]
+    pub abs_err: f64,
+    /// Stop as soon as the models are certainly farther apart than this and say so.
+    #[arg(long, value_name = "D", value_parser = parse_non_negative)]
+    pub max_distance: Option<f64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How to build the trees of mesh inputs (a .bvh input fixes the types, as for `collide`).
+    #[command(flatten)]
+    pub tree: TreeArgs,
+}
+
+/// `ccd within`.
+#[derive(Debug, Args)]
+pub struct WithinArgs {
+    /// Model A: a mesh (built in memory) or a .bvh file.
+    pub a: PathBuf,
+    /// Model B: a mesh (built in memory) or a .bvh file.
+    pub b: PathBuf,
+    /// The distance to test against.
+    #[arg(long, value_name = "D", value_parser = parse_non_negative)]
+    pub tolerance: f64,
+    /// Pose of A in the world (see POSE below); default: identity.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_a: Option<PoseArg>,
+    /// Pose of B in the world (see POSE below); default: identity.
+    #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
+    pub pose_b: Option<PoseArg>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How to build the trees of mesh inputs (a .bvh input fixes the types, as for `collide`).
+    #[command(flatten)]
+    pub tree: TreeArgs,
 }
 
 /// `ccd build`.

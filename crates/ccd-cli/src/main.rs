@@ -51,6 +51,8 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd::info::run(a, &mut out),
         Command::Collide(a) => cmd::collide::run(a, &mut out),
         Command::Toi(a) => cmd::toi::run(a, &mut out),
+        Command::Distance(a) => cmd::distance::run_distance(a, &mut out),
+        Command::Within(a) => cmd::distance::run_within(a, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod collide;
+pub mod distance;
 pub mod info;
 pub mod toi;
 
