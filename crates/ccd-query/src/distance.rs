@@ -6,7 +6,9 @@ use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::DescentRule;
-use crate::engine::{BestFirstVisitor, Entry, FaceRef, Flow, Step, best_first};
+use crate::engine::{
+    BestFirstVisitor, Entry, FaceRef, Flow, Step, best_first, descend_a, for_each_face_pair,
+};
 use crate::primitive::distance_triangle_triangle;
 
 /// Options of [`distance`].
@@ -164,6 +166,7 @@ where
         stats: DistanceStats::default(),
     };
     if !a.nodes().is_empty() && !b.nodes().is_empty() {
+        visitor.dive(a, b);
         let lb = visitor.lower_bound(&a.nodes()[0].bv, &b.nodes()[0].bv);
         let root = Entry {
             key: key(lb),
@@ -224,6 +227,44 @@ impl<T: Real> Nearest<T> {
     fn lower_bound<V: BoundingVolume<T>>(&mut self, a: &V, b: &V) -> T {
         self.stats.bv_tests += 1;
         a.distance_lower_bound(b, &self.b_in_a).max(T::zero())
+    }
+
+    /// A first upper bound before the best-first walk: one greedy descent from the roots into the child pair with
+    /// the smaller lower bound, then the distances of the leaf pair reached. Without it the walk expands every
+    /// pair below the first leaf's distance before it knows any distance, and the queue holds all of them.
+    fn dive<A, B>(&mut self, a: &A, b: &B)
+    where
+        A: Hierarchy<Scalar = T>,
+        B: Hierarchy<Scalar = T, Bv = A::Bv>,
+    {
+        let (mut na, mut nb) = (0usize, 0usize);
+        loop {
+            let (x, y) = (&a.nodes()[na], &b.nodes()[nb]);
+            if x.is_leaf() && y.is_leaf() {
+                let root = Entry {
+                    key: 0,
+                    na: na as u32,
+                    nb: nb as u32,
+                    extra: (),
+                };
+                for_each_face_pair(a, na, b, nb, |fa, fb| {
+                    BestFirstVisitor::<A, B>::face_pair(self, a, fa, b, fb, &root)
+                });
+                return;
+            }
+            let split_a = descend_a(self.request.descent, &x.bv, x.is_leaf(), &y.bv, y.is_leaf());
+            let pair = |k: usize| {
+                if split_a {
+                    (x.first_child() + k, nb)
+                } else {
+                    (na, y.first_child() + k)
+                }
+            };
+            let (p0, p1) = (pair(0), pair(1));
+            let l0 = self.lower_bound(&a.nodes()[p0.0].bv, &b.nodes()[p0.1].bv);
+            let l1 = self.lower_bound(&a.nodes()[p1.0].bv, &b.nodes()[p1.1].bv);
+            (na, nb) = if l1 < l0 { p1 } else { p0 };
+        }
     }
 
     /// Whether a pair whose distance is at least `lb` can no longer improve the answer enough to matter:
