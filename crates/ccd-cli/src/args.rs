@@ -238,8 +238,6 @@ pub enum BvArg {
     Aabb,
     /// Bounding spheres.
     Sphere,
-    /// Rectangle swept spheres (PQP's distance volume).
-    Rss,
 }
 
 impl BvArg {
@@ -249,7 +247,6 @@ impl BvArg {
             BvArg::Obb => BvKind::Obb,
             BvArg::Aabb => BvKind::Aabb,
             BvArg::Sphere => BvKind::Sphere,
-            BvArg::Rss => BvKind::Rss,
         }
     }
 }
