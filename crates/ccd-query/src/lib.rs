@@ -20,8 +20,8 @@ mod engine;
 pub mod primitive;
 mod request;
 mod stats;
-mod tolerance;
 pub mod toi;
+mod tolerance;
 
 /// Re-export of the motion crate whose trait [`time_of_impact`] takes.
 pub use ccd_motion;
@@ -31,8 +31,8 @@ pub use distance::{
 };
 pub use request::{CollideRequest, ContactMode, DescentRule};
 pub use stats::QueryStats;
-pub use tolerance::{ToleranceOutcome, ToleranceResult, within_distance};
 pub use toi::{
     ContinuousVolume, Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult,
     ToiStats, time_of_impact,
 };
+pub use tolerance::{ToleranceOutcome, ToleranceResult, within_distance};
