@@ -13,12 +13,10 @@ pub fn checked_isometry<T: Real>(pose: &Isometry3<T>) -> Result<Isometry3<T>, Ra
     check_isometry(pose)?;
     // Quaternions that are unit up to their own rounding (as every nalgebra constructor leaves them) pass
     // unchanged, so a checked query computes exactly what an unchecked one did.
-    let n2 = pose.rotation.into_inner().norm_squared();
-    if (n2 - T::one()).abs() <= T::EPSILON * T::lit(8.0) {
-        return Ok(*pose);
-    }
-    let q = nalgebra::UnitQuaternion::new_normalize(pose.rotation.into_inner());
-    Ok(Isometry3::from_parts(pose.translation, q))
+    Ok(Isometry3::from_parts(
+        pose.translation,
+        crate::limits::renormalized(pose.rotation),
+    ))
 }
 
 /// A rigid transform `x ↦ rot·x + trans`, stored as a rotation matrix (with its

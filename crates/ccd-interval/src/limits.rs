@@ -11,8 +11,8 @@
 //!
 //! | | `f64` | `f32` |
 //! |---|---|---|
-//! | coordinate, translation, displacement, `min_separation`: magnitude at most | 2¹²⁸ ≈ 3.4e38 | 2⁴⁰ ≈ 1.1e12 |
-//! | the same, when not zero: magnitude at least | 2⁻²⁰⁰ ≈ 6.2e-61 | 2⁻¹⁰⁰ ≈ 7.9e-31 |
+//! | mesh coordinate, translation, displacement, `min_separation`, error bounds: magnitude at most | 2¹²⁸ ≈ 3.4e38 | 2⁴⁰ ≈ 1.1e12 |
+//! | mesh coordinate, when not zero: magnitude at least | 2⁻²⁰⁰ ≈ 6.2e-61 | 2⁻¹⁰⁰ ≈ 7.9e-31 |
 //! | a mesh's scale (its largest coordinate magnitude): at least | 2⁻¹²⁸ ≈ 2.9e-39 | 2⁻⁴⁰ ≈ 9.1e-13 |
 //! | total rotation of a motion over `t ∈ [0, 1]` (radians) | 4096 | 1024 |
 //! | deviation of a unit quaternion or axis from norm 1 | 2⁻²⁰ ≈ 9.5e-7 | 2⁻¹⁶ ≈ 1.5e-5 |
@@ -29,6 +29,10 @@
 //! `f32` values can underflow, and a volume's rounding allowance is relative to the scale of its own node; only
 //! subnormal-range values (below 2⁻¹⁰⁰) are refused.
 //!
+//! Translations, displacements and separations have no lower limit: a pose's translation enters as a sum with
+//! coordinates of the mesh's scale (a relative pose, the difference of two poses, can be arbitrarily small in any
+//! case), so a tiny one adds no product that could underflow beyond what the mesh's own coordinates allow.
+//!
 //! The angle limit keeps motions whose rotation turns a body about four thousand times per query (f32: a
 //! thousand) answerable within a work budget; it is not needed for finiteness. Quaternions and axes within the
 //! unit tolerance are normalised where a pose enters a query; beyond it the input is refused rather than
@@ -36,7 +40,7 @@
 
 use std::fmt;
 
-use nalgebra::{Isometry3, Vector3};
+use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
 use crate::Real;
 
@@ -190,7 +194,19 @@ pub fn check_length<T: Real>(x: T, what: impl FnOnce() -> String) -> Result<(), 
     Err(refuse::<T>(v, rule, what))
 }
 
-/// Checks a non-negative length: as [`check_length`], and not negative.
+/// Checks a magnitude (a translation component, a displacement, a separation, an error bound): finite and at most
+/// [`Limits::length_max`] of `T`; any small value, zero included, is fine (see the module docs).
+///
+/// # Errors
+/// [`RangeError`] naming `what()` otherwise.
+#[inline]
+pub fn check_magnitude<T: Real>(x: T, what: impl FnOnce() -> String) -> Result<(), RangeError> {
+    let hi = T::LIMITS.length_max;
+    check_within(x, -hi, hi, what)
+}
+
+/// Checks a non-negative magnitude (a separation, a tolerance, an error bound): as [`check_magnitude`], and not
+/// negative.
 ///
 /// # Errors
 /// [`RangeError`] naming `what()` otherwise.
@@ -198,15 +214,8 @@ pub fn check_nonnegative_length<T: Real>(
     x: T,
     what: impl FnOnce() -> String,
 ) -> Result<(), RangeError> {
-    if x < T::zero() {
-        let hi = T::LIMITS.length_max;
-        return Err(refuse::<T>(
-            x.to_f64_exact(),
-            Rule::Within { lo: 0.0, hi },
-            what,
-        ));
-    }
-    check_length(x, what)
+    let hi = T::LIMITS.length_max;
+    check_within(x, 0.0, hi, what)
 }
 
 /// Checks that `x` is finite and lies in `[lo, hi]`.
@@ -268,28 +277,38 @@ pub fn check_unit<T: Real>(c: &[T], what: impl FnOnce() -> String) -> Result<(),
     Err(refuse::<T>(norm, rule, what))
 }
 
-/// Checks a rigid pose (model → world): every translation component a supported length, the rotation quaternion
-/// unit within [`Limits::unit_tolerance`].
+/// Checks a rigid pose (model → world): every translation component a supported magnitude ([`check_magnitude`]),
+/// the rotation quaternion unit within [`Limits::unit_tolerance`].
 ///
 /// # Errors
 /// [`RangeError`] naming `"translation x"` … or `"rotation quaternion norm"`.
 pub fn check_isometry<T: Real>(pose: &Isometry3<T>) -> Result<(), RangeError> {
-    let t = &pose.translation.vector;
-    for (k, axis) in ["x", "y", "z"].iter().enumerate() {
-        check_length(t[k], || format!("translation {axis}"))?;
-    }
+    check_vector(&pose.translation.vector, "translation")?;
     check_unit(pose.rotation.coords.as_slice(), || {
         "rotation quaternion norm".into()
     })
 }
 
-/// Checks a vector of lengths (a displacement, a point) component by component.
+/// `q` renormalised when its norm has drifted from 1 by more than its own rounding (products of unit
+/// quaternions, quaternions at the edge of the unit tolerance); returned unchanged, bit for bit, otherwise, so
+/// ordinary inputs compute exactly what they did without it.
+pub fn renormalized<T: Real>(q: UnitQuaternion<T>) -> UnitQuaternion<T> {
+    let n2 = q.into_inner().norm_squared();
+    if (n2 - T::one()).abs() <= T::EPSILON * T::lit(8.0) {
+        q
+    } else {
+        UnitQuaternion::new_normalize(q.into_inner())
+    }
+}
+
+/// Checks a vector of magnitudes (a translation, a displacement, a point) component by component
+/// ([`check_magnitude`]).
 ///
 /// # Errors
 /// [`RangeError`] naming `"{name} x"` … otherwise.
 pub fn check_vector<T: Real>(v: &Vector3<T>, name: &str) -> Result<(), RangeError> {
     for (k, axis) in ["x", "y", "z"].iter().enumerate() {
-        check_length(v[k], || format!("{name} {axis}"))?;
+        check_magnitude(v[k], || format!("{name} {axis}"))?;
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! [`ConstantRotationTranslation`]: Redon's motion M1, constant rotation about a fixed axis plus constant-velocity
 //! translation of the body origin.
 
-use ccd_interval::limits::{check_angle, check_isometry, check_unit, check_vector};
+use ccd_interval::limits::{check_angle, check_isometry, check_unit, check_vector, renormalized};
 use ccd_interval::{IVec3, RangeError, Real};
 use nalgebra::{Isometry3, Matrix3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -140,7 +140,10 @@ impl<T: Real> Motion<T> for ConstantRotationTranslation<T> {
     fn pose(&self, t: T) -> Isometry3<T> {
         let turn = UnitQuaternion::from_axis_angle(&self.axis, self.angle * t);
         let p = self.start.translation.vector + self.displacement * t;
-        Isometry3::from_parts(Translation3::from(p), turn * self.start.rotation)
+        Isometry3::from_parts(
+            Translation3::from(p),
+            renormalized(turn * self.start.rotation),
+        )
     }
 
     fn enclose(&self, t0: T, t1: T) -> IntervalPose<T> {

@@ -1,6 +1,8 @@
 //! [`Screw`]: Redon's motion M2, rotation about and translation along one fixed world axis.
 
-use ccd_interval::limits::{check_angle, check_isometry, check_length, check_unit, check_vector};
+use ccd_interval::limits::{
+    check_angle, check_isometry, check_magnitude, check_unit, check_vector, renormalized,
+};
 use ccd_interval::{IMat3, IVec3, Interval, RangeError, Real, bound_up};
 use nalgebra::{Isometry3, Point3, Translation3, Unit, UnitQuaternion, Vector3};
 
@@ -167,7 +169,7 @@ impl<T: Real> Motion<T> for Screw<T> {
         check_unit(self.axis.as_slice(), || "axis norm".into())?;
         check_vector(&self.point.coords, "axis point")?;
         check_angle(self.angle, || "angle".into())?;
-        check_length(self.distance, || "distance along the axis".into())
+        check_magnitude(self.distance, || "distance along the axis".into())
     }
 
     fn pose(&self, t: T) -> Isometry3<T> {
@@ -178,7 +180,10 @@ impl<T: Real> Motion<T> for Screw<T> {
         let p =
             self.start.translation.vector + turned + self.axis.into_inner() * (self.distance * t);
         let turn = UnitQuaternion::from_axis_angle(&self.axis, theta);
-        Isometry3::from_parts(Translation3::from(p), turn * self.start.rotation)
+        Isometry3::from_parts(
+            Translation3::from(p),
+            renormalized(turn * self.start.rotation),
+        )
     }
 
     fn enclose(&self, t0: T, t1: T) -> IntervalPose<T> {
