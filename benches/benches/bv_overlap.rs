@@ -1,5 +1,5 @@
 //! Cost of one bounding-volume overlap test, model-space update included
-//! (thesis Tables 5.1/5.2): sphere, AABB and OBB, in `f64` and `f32`, on
+//! (thesis Tables 5.1/5.2): sphere, AABB, OBB and RSS, in `f64` and `f32`, on
 //! pairs that the test finds disjoint and on pairs it finds overlapping.
 //!
 //! Each volume is fitted to a small random triangle soup (6 triangles in a
@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use ccd_bv::nalgebra::{Matrix3, Vector3};
-use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Pose, Real, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Pose, Real, Rss, Sphere};
 use ccd_testkit::{SplitMix64, random_rotation, random_soup};
 use criterion::{Criterion, Throughput};
 
@@ -74,9 +74,11 @@ fn cases(overlapping: bool) -> Vec<Case> {
         case::<f64, Sphere<f64>>("sphere/f64", overlapping),
         case::<f64, Aabb<f64>>("aabb/f64", overlapping),
         case::<f64, Obb<f64>>("obb/f64", overlapping),
+        case::<f64, Rss<f64>>("rss/f64", overlapping),
         case::<f32, Sphere<f32>>("sphere/f32", overlapping),
         case::<f32, Aabb<f32>>("aabb/f32", overlapping),
         case::<f32, Obb<f32>>("obb/f32", overlapping),
+        case::<f32, Rss<f32>>("rss/f32", overlapping),
     ]
 }
 

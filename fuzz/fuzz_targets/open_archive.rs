@@ -1,9 +1,13 @@
 //! Any bytes → `BvhView::from_bytes` must return `Ok` or `Err`, never panic;
-//! a view it accepts must survive a collision query against itself.
+//! a view it accepts must survive a collision query against itself: at the
+//! identity pose (always in range, so the query must answer `Ok`), and at an
+//! out-of-range relative pose (a NaN translation, which must be refused with
+//! `Err` before any traversal).
 
 #![no_main]
 
 use bytemuck::{Pod, Zeroable};
+use ccd::nalgebra::{Matrix3, Vector3};
 use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Rss, Sphere};
 use ccd_bvh::{BvhView, Hierarchy};
 use ccd_query::{CollideRequest, collide_relative};
@@ -20,10 +24,20 @@ fn check<T: Real, B: BoundingVolume<T>>(bytes: &[u8]) {
     };
     let stats = view.stats();
     assert_eq!(stats.nodes, view.nodes().len());
-    let result = collide_relative(&view, &view, &Pose::identity(), &CollideRequest::all());
+    let result = match collide_relative(&view, &view, &Pose::identity(), &CollideRequest::all()) {
+        Ok(result) => result,
+        Err(e) => panic!("a validated archive refused the identity pose, which is in range: {e}"),
+    };
     // Volumes are not checked to contain their triangles (see the format
     // docs), so the contacts of a damaged file may be wrong, but consistent.
     assert_eq!(result.stats.contacts as usize, result.contacts.len());
+    let nan = Pose::from_parts(Matrix3::identity(), Vector3::from_element(T::lit(f64::NAN)));
+    if let Ok(r) = collide_relative(&view, &view, &nan, &CollideRequest::first()) {
+        panic!(
+            "accepted a NaN relative translation: {} contacts",
+            r.contacts.len()
+        );
+    }
 }
 
 fuzz_target!(|data: &[u8]| {

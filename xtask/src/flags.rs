@@ -136,10 +136,12 @@ pub enum BvType {
     Aabb,
     /// Oriented bounding boxes (separating-axis test).
     Obb,
+    /// Rectangle swept spheres (PQP's distance volume); run on request only (`--bv rss`).
+    Rss,
 }
 
 impl BvType {
-    /// All types, in the order rows and plots list them.
+    /// The thesis's types, the default set, in the order rows and plots list them.
     pub const ALL: [BvType; 3] = [BvType::Sphere, BvType::Aabb, BvType::Obb];
 
     /// Lower-case name used in CSV rows, JSON keys and legends.
@@ -148,6 +150,7 @@ impl BvType {
             BvType::Sphere => "sphere",
             BvType::Aabb => "aabb",
             BvType::Obb => "obb",
+            BvType::Rss => "rss",
         }
     }
 }
@@ -167,7 +170,7 @@ pub enum MeshKind {
 /// Flags shared by every suite.
 #[derive(Clone, Debug, Args)]
 pub struct CommonFlags {
-    /// BV types to run (comma list or repeated) [default: sphere,aabb,obb].
+    /// BV types to run (comma list or repeated; rss on request) [default: sphere,aabb,obb].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub bv: Vec<BvType>,
     /// Use f32 models and poses instead of f64.

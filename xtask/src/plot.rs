@@ -53,6 +53,7 @@ pub fn bv_color(bv: BvType) -> RGBColor {
         BvType::Sphere => RGBColor(200, 40, 40),
         BvType::Aabb => RGBColor(30, 90, 200),
         BvType::Obb => RGBColor(20, 150, 60),
+        BvType::Rss => RGBColor(140, 60, 170),
     }
 }
 

@@ -3,7 +3,7 @@
 use bytemuck::{Pod, Zeroable};
 use nalgebra::Vector3;
 
-use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit};
+use crate::{BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, fit, lower_bound};
 
 /// An axis-aligned box `{x : |x_i − c_i| ≤ h_i}` (closed) in its model frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,16 +40,6 @@ impl<T: Real> Aabb<T> {
         let c = pose.rot * Vector3::from(self.center) + pose.trans;
         let h = pose.abs_rot * Vector3::from(self.half);
         (c, h)
-    }
-
-    /// Per-axis gaps `max(0, |c'_i − c_i| − h_i − h'_i)` between `self` and
-    /// `other` wrapped into `self`'s frame.
-    #[inline]
-    fn gaps(&self, other: &Self, b_in_a: &Pose<T>) -> Vector3<T> {
-        let (c, h) = other.wrap(b_in_a);
-        Vector3::from_fn(|i, _| {
-            ((c[i] - self.center[i]).abs() - self.half[i] - h[i]).max(T::zero())
-        })
     }
 }
 
@@ -92,10 +82,25 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
     }
 
     /// The distance between `self` and the wrap of `other` (the norm of the
-    /// per-axis gaps), shrunk by a few ulps; a lower bound because the wrap
-    /// contains B.
+    /// per-axis gaps) less the allowance
+    /// ([`lower_bound::aabb_lower_bound`]), clamped at 0.
+    ///
+    /// # Guarantee
+    /// Never exceeds the distance between A and B moved by the pose evaluated
+    /// exactly, rounding included: the exact wrap contains the moved box for
+    /// any matrix.
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
-        ccd_interval::bound_down(self.gaps(other, b_in_a).norm())
+        lower_bound::aabb_lower_bound(self, other, b_in_a)
+    }
+
+    /// The norm of the per-axis gaps between the two boxes, less the
+    /// allowance ([`lower_bound::aabb_lower_bound_local`]), clamped at 0.
+    ///
+    /// # Guarantee
+    /// As [`BoundingVolume::distance_lower_bound_local`] (the moved content
+    /// is the content of the wrap `other_moved`).
+    fn distance_lower_bound_local(&self, other_moved: &Self, moved: &MoveRounding<T>) -> T {
+        lower_bound::aabb_lower_bound_local(self, other_moved, moved)
     }
 
     /// `|p_i − c_i| ≤ h_i + tol` on every axis.

@@ -8,6 +8,7 @@
 //! | [`Obb`] | [`obb_apart`] | the 15-axis SAT with every left-hand side reduced by the gap |
 //! | [`Aabb`] | [`aabb_apart`] | as an OBB with identity axes |
 //! | [`Sphere`] | [`sphere_apart`] | centre distance |
+//! | [`Rss`] | [`rss_apart`] | rectangle gap along the closest-point direction (see [`lower_bound`](crate::lower_bound)) |
 //!
 //! # Guarantee
 //! `true` only if the volume `a` and the volume `b` moved by `b_in_a` are farther apart than `gap` (Euclidean), for
@@ -24,12 +25,13 @@
 use ccd_interval::bound_up;
 use nalgebra::Vector3;
 
+use crate::rect::Placed;
 use crate::sat::obb_disjoint_by;
-use crate::{Aabb, Obb, Pose, Real, Sphere};
+use crate::{Aabb, Obb, Pose, Real, Rss, Sphere};
 
 /// `16·(8ε + defect)·scale`, rounded up: the allowance for rounding and non-orthonormal axes (module docs).
 #[inline]
-fn allowance<T: Real>(scale: T, defect: T) -> T {
+pub(crate) fn allowance<T: Real>(scale: T, defect: T) -> T {
     bound_up(T::lit(16.0) * (T::lit(8.0) * T::EPSILON + defect) * scale)
 }
 
@@ -50,6 +52,10 @@ pub fn obb_apart<T: Real>(a: &Obb<T>, b: &Obb<T>, b_in_a: &Pose<T>, gap: T, defe
     let tr = [b_in_a.trans.x, b_in_a.trans.y, b_in_a.trans.z];
     let scale = l1(&tr) + l1(&a.center) + l1(&b.center) + l1(&a.half) + l1(&b.half);
     let defect = defect + axis_defect(a) + axis_defect(b);
+    // Axes this far from orthonormal (only a hand-made file has them) void the derivation: never "apart".
+    if defect.partial_cmp(&T::lit(1.0 / 16.0)) != Some(std::cmp::Ordering::Less) {
+        return false;
+    }
     let margin = gap.max(T::zero()) + allowance(scale, defect);
     obb_disjoint_by(&r, &t, &a.half, &b.half, T::SAT_GUARD, margin)
 }
@@ -105,6 +111,31 @@ pub fn sphere_apart<T: Real>(
     let tr = [b_in_a.trans.x, b_in_a.trans.y, b_in_a.trans.z];
     let scale = l1(&tr) + l1(&a.center) + l1(&b.center) + a.radius + b.radius;
     d - a.radius - b.radius - allowance(scale, defect) > gap.max(T::zero())
+}
+
+/// Whether rectangle swept sphere `a` and `b` moved by `b_in_a` are certainly farther apart than `gap`: a
+/// rectangle gap along the centre direction, a normal or the closest-point direction, minus both radii and the
+/// allowance `16 (8ε + γ) S` of [`lower_bound`](crate::lower_bound) (`γ` the `defect` plus both volumes'
+/// measured axis defects), exceeds `gap`.
+///
+/// # Guarantee
+/// As [`obb_apart`]; the rectangle gap itself needs no orthonormality (the support function of a parallelogram
+/// is exact for any axes), the rigid transform within `defect` of `b_in_a.rot` moves B's rectangle by at most
+/// `defect·S` along any unit direction and leaves its ball a ball.
+#[inline]
+pub fn rss_apart<T: Real>(a: &Rss<T>, b: &Rss<T>, b_in_a: &Pose<T>, gap: T, defect: T) -> bool {
+    Placed::moved(a, b, b_in_a, defect).apart_by(gap)
+}
+
+/// An upper bound on the distance from the model origin of any point of the volume: `|c| + Σ h_j |a_j| + r`,
+/// rounded up (the axes' own lengths, so non-unit axes are covered).
+///
+/// # Guarantee
+/// An upper bound, never an estimate: every point `c + s₀a₀ + s₁a₁ + u` (`|s_j| ≤ h_j`, `|u| ≤ r`) is within
+/// `|c| + Σ h_j |a_j| + r` of the origin, and [`bound_up`] covers the rounding of those few operations.
+pub fn rss_origin_radius<T: Real>(b: &Rss<T>) -> T {
+    let reach = |j: usize| b.half[j] * Vector3::from(b.rot[j]).norm();
+    bound_up(Vector3::from(b.center).norm() + reach(0) + reach(1) + b.radius)
 }
 
 /// An upper bound on the distance from the model origin of any point of the box (`|c| + |h|`, rounded up).

@@ -1,6 +1,6 @@
 //! The bounding-volume seam: what a tree node's volume must provide.
 
-use crate::{Pose, Real};
+use crate::{MoveRounding, Pose, Real};
 
 /// Which bounding-volume type a tree uses; written into file headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -12,21 +12,24 @@ pub enum BvKind {
     Aabb = 1,
     /// [`Obb`](crate::Obb).
     Obb = 2,
+    /// [`Rss`](crate::Rss).
+    Rss = 3,
 }
 
 impl BvKind {
-    /// Lower-case name (`"sphere"`, `"aabb"`, `"obb"`).
+    /// Lower-case name (`"sphere"`, `"aabb"`, `"obb"`, `"rss"`).
     pub fn name(self) -> &'static str {
         match self {
             BvKind::Sphere => "sphere",
             BvKind::Aabb => "aabb",
             BvKind::Obb => "obb",
+            BvKind::Rss => "rss",
         }
     }
 }
 
-/// How a volume's orientation is chosen when fitting (OBBs only; spheres and
-/// AABBs ignore it).
+/// How a volume's orientation is chosen when fitting (OBBs and RSSs; spheres
+/// and AABBs ignore it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FitMethod {
     /// Eigenvectors of the area-weighted covariance of the surface of the
@@ -48,8 +51,9 @@ pub enum FitMethod {
 /// - `overlaps` is conservative: it may report an overlap of disjoint volumes
 ///   (within the SAT guard, or by the AABB wrap) but never reports disjoint
 ///   volumes that intersect, touching included.
-/// - `distance_lower_bound` never exceeds the true distance between the
-///   volumes, and is 0 when they may overlap.
+/// - `distance_lower_bound` and `distance_lower_bound_local` never exceed the
+///   true distance between the volumes, rounding included, and are 0 when
+///   they may overlap (see [`lower_bound`](crate::lower_bound)).
 /// - The type is plain data (`Pod`) made only of `T` fields, so a slice of
 ///   nodes can be written to and mapped from a file as is.
 pub trait BoundingVolume<T: Real>:
@@ -102,7 +106,31 @@ pub trait BoundingVolume<T: Real>:
 
     /// A lower bound on the distance between `self` and `other` (frames as in
     /// [`overlaps`](Self::overlaps)); 0 where they may overlap.
+    ///
+    /// # Guarantee
+    /// Never exceeds the Euclidean distance between `self` and `other` moved
+    /// by `x ↦ b_in_a.rot·x + b_in_a.trans` evaluated exactly, nor the
+    /// distance to the images of `other`'s points under
+    /// [`Pose::transform_array`], rounding of the bound's own evaluation
+    /// included: an a-priori allowance is subtracted and the result clamped
+    /// at 0 ([`lower_bound`](crate::lower_bound) states it per volume).
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T;
+
+    /// [`distance_lower_bound`](Self::distance_lower_bound) for `other_moved`
+    /// already in `self`'s frame: `other.transformed(pose)`, with `moved =`
+    /// [`MoveRounding::of`]`(pose)` (or [`MoveRounding::none`] for volumes
+    /// fitted in the same frame). Traversals move each volume of B once and
+    /// bound it against several volumes of A.
+    ///
+    /// # Guarantee
+    /// Never exceeds the distance between `self` and `other` moved by `pose`
+    /// evaluated exactly (nor the images of its points under
+    /// [`Pose::transform_array`]): `other_moved` contains that moved content
+    /// only up to the rounding of [`transformed`](Self::transformed), at most
+    /// `8ε (2|trans|₁ + |c'|₁ + sizes)` plus the pose's defect times the
+    /// sizes, and the allowance subtracted covers it as well. For AABBs the
+    /// moved content is the wrap's.
+    fn distance_lower_bound_local(&self, other_moved: &Self, moved: &MoveRounding<T>) -> T;
 
     /// Whether `p` lies inside the volume, enlarged by `tol`.
     fn contains_point(&self, p: &[T; 3], tol: T) -> bool;

@@ -5,7 +5,10 @@
 //! | [`Sphere`] | centre, radius | exact | centre distance | conservative (radii padded) |
 //! | [`Aabb`] | centre, half-extents | wrap (§2.3.2) | per-axis intervals | conservative |
 //! | [`Obb`] | rotation, centre, half-extents | exact | 15-axis SAT, \|R\|+ε guard (§4) | conservative |
+//! | [`Rss`] | rotation, rectangle centre, half-lengths, radius | exact | certified rectangle gap (Larsen et al. 1999) | conservative |
 //!
+//! Every volume's [`distance_lower_bound`](BoundingVolume::distance_lower_bound) is certified: it never exceeds
+//! the distance between the volumes, rounding included ([`lower_bound`]).//!
 //! All volumes are generic over [`Real`] (`f32` or `f64`), are plain data
 //! (`bytemuck::Pod`) and implement [`BoundingVolume`], the seam the tree
 //! builder and the traversal engine are written against.
@@ -15,17 +18,22 @@ pub mod apart;
 mod bounding_volume;
 pub mod continuous;
 pub mod fit;
+pub mod lower_bound;
 pub mod moving;
 mod obb;
 mod pose;
+mod rect;
+mod rss;
 pub mod sat;
 mod sphere;
 
 pub use aabb::Aabb;
 pub use bounding_volume::{BoundingVolume, BvKind, FitMethod};
 pub use ccd_interval::{Limits, RangeError, Real, limits};
+pub use lower_bound::MoveRounding;
 pub use obb::Obb;
 pub use pose::{Pose, checked_isometry};
+pub use rss::Rss;
 pub use sphere::Sphere;
 
 /// Re-export of the linear-algebra crate used in every public signature.

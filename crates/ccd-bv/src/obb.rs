@@ -4,7 +4,7 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::sat::{self, Lanes};
-use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit};
+use crate::{BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, fit, lower_bound};
 
 /// An oriented box `{c + Σ_j s_j·h_j·axis_j : s_j ∈ [−1, 1]}` (closed).
 ///
@@ -125,12 +125,25 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         [!s0, !s1]
     }
 
-    /// [`sat::obb_separation`] with the guard [`Real::SAT_GUARD`], shrunk by
-    /// a few ulps so its own round-off cannot lift it above the distance.
+    /// The largest gap over the 15 SAT axes, less the allowance, cross axes
+    /// divided by an upper bound of their length
+    /// ([`lower_bound::obb_lower_bound`]), clamped at 0.
+    ///
+    /// # Guarantee
+    /// Never exceeds the distance between the boxes, rounding and the
+    /// measured non-orthonormality of both boxes' axes and of the pose
+    /// included; 0 where that defect exceeds 1/16.
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
-        let (r, t) = self.relative(other, b_in_a);
-        let s = sat::obb_separation(&r, &t, &self.half, &other.half, T::SAT_GUARD);
-        ccd_interval::bound_down(s)
+        lower_bound::obb_lower_bound(self, other, b_in_a)
+    }
+
+    /// As [`distance_lower_bound`](BoundingVolume::distance_lower_bound) for
+    /// two boxes in one frame ([`lower_bound::obb_lower_bound_local`]).
+    ///
+    /// # Guarantee
+    /// As [`BoundingVolume::distance_lower_bound_local`].
+    fn distance_lower_bound_local(&self, other_moved: &Self, moved: &MoveRounding<T>) -> T {
+        lower_bound::obb_lower_bound_local(self, other_moved, moved)
     }
 
     /// `|axis_j·(p − c)| ≤ half_j + tol` for every axis.

@@ -242,7 +242,8 @@ pub(crate) fn obb_disjoint_lanes<T: Real, const N: usize>(
 /// A lower bound on the Euclidean distance between the boxes (for
 /// orthonormal `r`): the gap between the projections on any unit axis is at
 /// most the distance, and the guard only shrinks each gap. 0 when the boxes
-/// may overlap. Used to order distance and tolerance traversals.
+/// may overlap. Not certified against rounding; the volumes' certified bound
+/// is [`obb_lower_bound`](crate::lower_bound::obb_lower_bound).
 pub fn obb_separation<T: Real>(
     r: &Matrix3<T>,
     t: &Vector3<T>,

@@ -3,7 +3,7 @@
 use bytemuck::{Pod, Zeroable};
 use nalgebra::Vector3;
 
-use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit};
+use crate::{BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, fit, lower_bound};
 
 /// A ball `{x : ‖x − c‖ ≤ r}` (closed).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,10 +82,24 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
         self.dist2(&other.center) <= r * r
     }
 
-    /// `max(0, ‖c_A − c_B‖ − r_A − r_B)`, shrunk by a few ulps.
+    /// `‖c_A − (R·c_B + t)‖ − r_A − r_B` less the allowance
+    /// ([`lower_bound::sphere_lower_bound`]), clamped at 0.
+    ///
+    /// # Guarantee
+    /// Never exceeds the distance between the balls, rounding included, B's
+    /// ball moved by the pose evaluated exactly (an ellipsoid when the
+    /// rotation is not orthonormal, covered by its measured defect).
     fn distance_lower_bound(&self, other: &Self, b_in_a: &Pose<T>) -> T {
-        let gap = self.offset(other, b_in_a).norm() - self.radius - other.radius;
-        ccd_interval::bound_down(gap.max(T::zero()))
+        lower_bound::sphere_lower_bound(self, other, b_in_a)
+    }
+
+    /// `‖c_A − c_B‖ − r_A − r_B` less the allowance
+    /// ([`lower_bound::sphere_lower_bound_local`]), clamped at 0.
+    ///
+    /// # Guarantee
+    /// As [`BoundingVolume::distance_lower_bound_local`].
+    fn distance_lower_bound_local(&self, other_moved: &Self, moved: &MoveRounding<T>) -> T {
+        lower_bound::sphere_lower_bound_local(self, other_moved, moved)
     }
 
     /// `‖p − c‖² ≤ (r + tol)²` (and `r + tol ≥ 0`).

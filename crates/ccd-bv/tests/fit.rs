@@ -5,7 +5,7 @@ mod common;
 
 use ccd_bv::fit::obb_axes;
 use ccd_bv::nalgebra::{Matrix3, Vector3};
-use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
 use common::{Rng, arr};
 
 const METHODS: [FitMethod; 2] = [FitMethod::HullSurface, FitMethod::TriangleSurface];
@@ -50,6 +50,7 @@ fn containment<T: Real>(seed: u64) {
             let (v, f) = soup::<T>(&mut rng, n);
             for m in METHODS {
                 assert_contains(&Obb::fit(&v, &f, m), &v, &f);
+                assert_contains(&Rss::fit(&v, &f, m), &v, &f);
             }
             assert_contains(&Aabb::fit(&v, &f, FitMethod::default()), &v, &f);
             assert_contains(&Sphere::fit(&v, &f, FitMethod::default()), &v, &f);

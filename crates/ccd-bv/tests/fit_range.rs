@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use ccd_bv::fit::convex_hull;
 use ccd_bv::nalgebra::Vector3;
-use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
 use num_bigint::BigInt;
 use proptest::prelude::*;
 
@@ -216,6 +216,7 @@ fn check_fits<T: Real>(pts: &[[f64; 3]]) -> bool {
             finite &= contains(&Obb::fit(&v, faces, m), &v, faces);
             finite &= contains(&Aabb::fit(&v, faces, m), &v, faces);
             finite &= contains(&Sphere::fit(&v, faces, m), &v, faces);
+            finite &= contains(&Rss::fit(&v, faces, m), &v, faces);
         }
     }
     finite

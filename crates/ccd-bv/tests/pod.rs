@@ -1,6 +1,6 @@
 //! The volumes are plain data: sizes, and byte round trips through bytemuck.
 
-use ccd_bv::{Aabb, Obb, Sphere};
+use ccd_bv::{Aabb, Obb, Rss, Sphere};
 
 #[test]
 fn sizes_have_no_padding() {
@@ -10,6 +10,8 @@ fn sizes_have_no_padding() {
     assert_eq!(size_of::<Aabb<f64>>(), 48);
     assert_eq!(size_of::<Sphere<f32>>(), 16);
     assert_eq!(size_of::<Sphere<f64>>(), 32);
+    assert_eq!(size_of::<Rss<f32>>(), 60);
+    assert_eq!(size_of::<Rss<f64>>(), 120);
     assert_eq!(align_of::<Obb<f32>>(), 4);
     assert_eq!(align_of::<Obb<f64>>(), 8);
 }

@@ -1,6 +1,6 @@
 //! Bounding-volume hierarchies over triangle meshes.
 //!
-//! A [`Bvh`] is a binary tree of sphere, AABB or OBB volumes
+//! A [`Bvh`] is a binary tree of sphere, AABB, OBB or RSS volumes
 //! ([`ccd_bv::BoundingVolume`]) stored like Gottschalk's FPQ (§7.2): one node
 //! array with adjacent children, one face array reordered so every node owns a
 //! contiguous range, one vertex array. Nodes are plain `#[repr(C)]` data with

@@ -141,12 +141,14 @@ pub struct Face {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ccd_bv::{Aabb, Obb, Sphere};
+    use ccd_bv::{Aabb, Obb, Rss, Sphere};
 
     #[test]
     fn node_sizes_have_no_padding() {
         assert_eq!(size_of::<Node<f32, Obb<f32>>>(), 64);
         assert_eq!(size_of::<Node<f64, Obb<f64>>>(), 128);
+        assert_eq!(size_of::<Node<f32, Rss<f32>>>(), 64);
+        assert_eq!(size_of::<Node<f64, Rss<f64>>>(), 128);
         assert_eq!(size_of::<Node<f32, Aabb<f32>>>(), 28);
         assert_eq!(size_of::<Node<f64, Sphere<f64>>>(), 40);
         assert_eq!(size_of::<Face>(), 16);

@@ -238,6 +238,8 @@ pub enum BvArg {
     Aabb,
     /// Bounding spheres.
     Sphere,
+    /// Rectangle swept spheres (PQP's distance volume).
+    Rss,
 }
 
 impl BvArg {
@@ -247,6 +249,7 @@ impl BvArg {
             BvArg::Obb => BvKind::Obb,
             BvArg::Aabb => BvKind::Aabb,
             BvArg::Sphere => BvKind::Sphere,
+            BvArg::Rss => BvKind::Rss,
         }
     }
 }

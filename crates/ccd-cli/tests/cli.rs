@@ -85,14 +85,16 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
-/// The flags selecting each of the six tree types.
-const TYPES: [&[&str]; 6] = [
+/// The flags selecting each of the eight tree types.
+const TYPES: [&[&str]; 8] = [
     &["--bv", "obb"],
     &["--bv", "aabb"],
     &["--bv", "sphere"],
+    &["--bv", "rss"],
     &["--bv", "obb", "--f32"],
     &["--bv", "aabb", "--f32"],
     &["--bv", "sphere", "--f32"],
+    &["--bv", "rss", "--f32"],
 ];
 
 /// Poses of B against a unit-size A that make them overlap.

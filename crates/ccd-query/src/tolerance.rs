@@ -2,6 +2,7 @@
 //! the first witness.
 
 use ccd_bv::limits::check_nonnegative_length;
+use ccd_bv::lower_bound::MoveRounding;
 use ccd_bv::{BoundingVolume, Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -72,6 +73,7 @@ where
     let pose_a = ccd_bv::checked_isometry(pose_a)?;
     let mut visitor = Tolerance {
         b_in_a,
+        moved: MoveRounding::of(&b_in_a),
         tolerance,
         witness: None,
     };
@@ -109,6 +111,8 @@ type Witness<T> = (T, Vector3<T>, Vector3<T>, u32, u32);
 /// The tolerance visitor of the depth-first engine.
 struct Tolerance<T: Real> {
     b_in_a: Pose<T>,
+    /// The rounding of moving B's volumes by `b_in_a`.
+    moved: MoveRounding<T>,
     tolerance: T,
     witness: Option<Witness<T>>,
 }
@@ -118,10 +122,11 @@ where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
 {
-    /// Kept while the certified lower bound (B's volume already in A's frame) allows a pair within the tolerance.
+    /// Kept while the certified lower bound (B's volume already moved into A's frame, the rounding of that move
+    /// accounted for) allows a pair within the tolerance.
     #[inline]
     fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> bool {
-        a.distance_lower_bound(b, &Pose::identity()) <= self.tolerance
+        a.distance_lower_bound_local(b, &self.moved) <= self.tolerance
     }
 
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Rss, Sphere};
 use ccd_bvh::{BuildOptions, Bvh};
 use ccd_query::{CollideRequest, ContactPair, DescentRule, collide_brute_force, collide_relative};
 use ccd_testkit::{Mesh, SplitMix64, random_blob, random_rotation, random_soup};
@@ -119,6 +119,18 @@ proptest! {
     fn sphere_equals_brute_force(seed in any::<u64>(), leaf_size in prop_oneof![Just(1u32), 2u32..=6]) {
         let (a, b, mut rng) = scene(seed);
         check::<f64, Sphere<f64>>(&a, &b, leaf_size, &pose(&mut rng, 1.5));
+    }
+
+    #[test]
+    fn rss_f64_equals_brute_force(seed in any::<u64>(), leaf_size in prop_oneof![Just(1u32), 2u32..=6]) {
+        let (a, b, mut rng) = scene(seed);
+        check::<f64, Rss<f64>>(&a, &b, leaf_size, &pose(&mut rng, 1.5));
+    }
+
+    #[test]
+    fn rss_f32_equals_brute_force(seed in any::<u64>(), leaf_size in prop_oneof![Just(1u32), 2u32..=6]) {
+        let (a, b, mut rng) = scene(seed);
+        check::<f32, Rss<f32>>(&a, &b, leaf_size, &pose(&mut rng, 1.5));
     }
 }
 

@@ -3,7 +3,7 @@
 //! discrete `collide` on `f64` copies of the meshes at the sampled poses, and brute-force triangle distances from
 //! `ccd_testkit::distance` when a separation is asked for).
 
-use ccd_bv::{Aabb, Obb, Real, Sphere};
+use ccd_bv::{Aabb, Obb, Real, Rss, Sphere};
 use ccd_bvh::{BuildOptions, Bvh};
 use ccd_motion::{ConstantRotationTranslation, Interp, Motion, Screw, Static, Translation};
 use ccd_query::{CollideRequest, ContinuousVolume, ToiRequest, collide, time_of_impact};
@@ -297,10 +297,13 @@ fn every_volume_and_scalar_without_separation() {
     no_false_negatives::<f64, Sphere<f64>>("sphere f64", 0.0);
     no_false_negatives::<f32, Obb<f32>>("obb f32", 0.0);
     no_false_negatives::<f32, Sphere<f32>>("sphere f32", 0.0);
+    no_false_negatives::<f64, Rss<f64>>("rss f64", 0.0);
+    no_false_negatives::<f32, Rss<f32>>("rss f32", 0.0);
 }
 
 #[test]
 fn minimum_separation() {
     no_false_negatives::<f64, Obb<f64>>("obb f64 δ=0.05", 0.05);
     no_false_negatives::<f32, Aabb<f32>>("aabb f32 δ=0.05", 0.05);
+    no_false_negatives::<f64, Rss<f64>>("rss f64 δ=0.05", 0.05);
 }

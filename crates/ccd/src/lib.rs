@@ -1,7 +1,7 @@
 //! # ccd — collision detection between rigid triangle meshes
 //!
-//! Build a [`Model`] once from vertices and triangles (a sphere, AABB or OBB
-//! tree over the mesh), then query pairs of placed models. This crate is the
+//! Build a [`Model`] once from vertices and triangles (a sphere, AABB, OBB or
+//! RSS tree over the mesh), then query pairs of placed models. This crate is the
 //! façade over `ccd-bv` (bounding volumes), `ccd-bvh` (hierarchies) and
 //! `ccd-query` (traversal and primitive tests); each can be used alone.
 //!
@@ -19,8 +19,8 @@ pub mod io;
 mod model;
 
 pub use ccd_bv::{
-    Aabb, BoundingVolume, BvKind, FitMethod, Limits, Obb, Pose, RangeError, Real, Sphere, limits,
-    nalgebra,
+    Aabb, BoundingVolume, BvKind, FitMethod, Limits, MoveRounding, Obb, Pose, RangeError, Real,
+    Rss, Sphere, limits, nalgebra,
 };
 pub use ccd_bvh::{
     BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats,

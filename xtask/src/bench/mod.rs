@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use ::ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
 use ::ccd::{
-    Aabb, BoundingVolume, BuildOptions, CollideRequest, Model, Obb, QueryStats, Real, Sphere,
+    Aabb, BoundingVolume, BuildOptions, CollideRequest, Model, Obb, QueryStats, Real, Rss, Sphere,
 };
 use anyhow::{Context, Result, ensure};
 use ccd_testkit::{Mesh, SplitMix64, random_rotation};
@@ -61,9 +61,11 @@ pub fn dispatch<J: BvJob>(job: &mut J, bv: BvType, f32: bool) -> Result<J::Outpu
         (BvType::Sphere, false) => job.run::<f64, Sphere<f64>>(bv),
         (BvType::Aabb, false) => job.run::<f64, Aabb<f64>>(bv),
         (BvType::Obb, false) => job.run::<f64, Obb<f64>>(bv),
+        (BvType::Rss, false) => job.run::<f64, Rss<f64>>(bv),
         (BvType::Sphere, true) => job.run::<f32, Sphere<f32>>(bv),
         (BvType::Aabb, true) => job.run::<f32, Aabb<f32>>(bv),
         (BvType::Obb, true) => job.run::<f32, Obb<f32>>(bv),
+        (BvType::Rss, true) => job.run::<f32, Rss<f32>>(bv),
     }
 }
 

@@ -19,7 +19,7 @@ const PAD_ULPS: f64 = 4.0;
 /// times the smallest subnormal, so that volumes of subnormal size also
 /// absorb a differently ordered evaluation (whose absolute rounding errors
 /// there are half that unit per operation).
-fn pad<T: Real>(c: &[T; 3], e: T) -> T {
+pub(super) fn pad<T: Real>(c: &[T; 3], e: T) -> T {
     let ulps = T::lit(PAD_ULPS);
     let m = c[0].abs().max(c[1].abs()).max(c[2].abs());
     let p = ulps * T::EPSILON * m + ulps * T::EPSILON * e;
@@ -147,26 +147,12 @@ pub(crate) fn fit_sphere<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Sp
         .iter()
         .map(|&i| s.dist2(&vertices[i as usize]))
         .fold(T::zero(), |a, b| a.max(b));
-    let mut r = if r2.finite() {
-        let mut r = r2.sqrt();
-        while r * r < r2 {
-            r = r.step_up();
-        }
-        r
-    } else {
-        // Some square overflows: any radius whose square overflows passes.
-        let mut r = T::lit(f64::INFINITY).step_down().sqrt();
-        while (r * r).finite() {
-            r = r.step_up();
-        }
-        r
-    };
+    let mut r = root_up(r2);
     // Where the squares in `T` may have overflowed or lost their relative
     // accuracy to underflow (`r2` infinite or below `2^-918`, f32 `2^-80`),
     // also cover the true distances (computed scaled, rounded up), which the
     // evaluation in `T` does not bound there.
-    let normal = T::zero().step_up() / T::EPSILON;
-    if !(r2.finite() && r2 >= normal / (T::EPSILON * T::EPSILON)) {
+    if !squares_reliable(r2) {
         let c = scaled(&to_f64(&s.center), k);
         let far = pts.iter().map(|p| (p - c).norm()).fold(0.0, f64::max);
         let bound = ldexp(far * (1.0 + 8.0 * f64::EPSILON), -k);
@@ -174,6 +160,32 @@ pub(crate) fn fit_sphere<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Sp
     }
     s.radius = r + pad(&s.center, r);
     s
+}
+
+/// The least `r` with `r·r ≥ r2` as evaluated in `T`; where `r2` overflowed,
+/// the least `r` whose square overflows (every square then passes).
+pub(super) fn root_up<T: Real>(r2: T) -> T {
+    if r2.finite() {
+        let mut r = r2.sqrt();
+        while r * r < r2 {
+            r = r.step_up();
+        }
+        r
+    } else {
+        let mut r = T::lit(f64::INFINITY).step_down().sqrt();
+        while (r * r).finite() {
+            r = r.step_up();
+        }
+        r
+    }
+}
+
+/// Whether a largest squared distance `r2` evaluated in `T` bounds the true
+/// squares: finite and at least `2^-918` (f32 `2^-80`), above which none of
+/// its terms lost relative accuracy to underflow.
+pub(super) fn squares_reliable<T: Real>(r2: T) -> bool {
+    let normal = T::zero().step_up() / T::EPSILON;
+    r2.finite() && r2 >= normal / (T::EPSILON * T::EPSILON)
 }
 
 /// Centre of the box with axes `axes` (orthonormal columns) around `pts`.

@@ -33,7 +33,7 @@
 
 //! The tree builder uses [`triangle_covariance`] and [`principal_axes`] for
 //! its split rule; [`obb_axes`] is the orientation an [`Obb`](crate::Obb) fit
-//! uses, and [`convex_hull`] the hull behind
+//! (and an [`Rss`](crate::Rss) fit) uses, and [`convex_hull`] the hull behind
 //! [`FitMethod::HullSurface`](crate::FitMethod::HullSurface).
 
 mod bounds;
@@ -41,6 +41,7 @@ mod covariance;
 mod exact;
 mod frame;
 mod hull;
+mod rss;
 mod scale;
 
 pub use covariance::{point_covariance, principal_axes, triangle_covariance};
@@ -48,6 +49,7 @@ pub use frame::obb_axes;
 pub use hull::convex_hull;
 
 pub(crate) use bounds::{fit_aabb, fit_obb, fit_sphere};
+pub(crate) use rss::fit_rss;
 
 /// The distinct vertex indices used by `faces`, sorted.
 pub(crate) fn distinct_vertices(faces: &[[u32; 3]]) -> Vec<u32> {

@@ -100,7 +100,7 @@ fn bv_code(k: BvKind) -> u8 {
 }
 
 fn bv_from_code(c: u8) -> Option<BvKind> {
-    [BvKind::Sphere, BvKind::Aabb, BvKind::Obb]
+    [BvKind::Sphere, BvKind::Aabb, BvKind::Obb, BvKind::Rss]
         .into_iter()
         .find(|&k| bv_code(k) == c)
 }
@@ -274,6 +274,7 @@ fn bv_scalars(bv: BvKind) -> usize {
         BvKind::Sphere => 4,
         BvKind::Aabb => 6,
         BvKind::Obb => 15,
+        BvKind::Rss => 15,
     }
 }
 

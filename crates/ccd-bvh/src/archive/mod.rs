@@ -33,7 +33,9 @@
 //! break that yields wrong answers, never a crash).
 //!
 //! # Compatibility
-//! - Version 1 (this version): the layout above.
+//! - Version 1 (this version): the layout above. Bounding-volume codes: 0 sphere, 1 AABB, 2 OBB, 3 RSS (added
+//!   within version 1: no existing code or layout changed, so older files open unchanged; builds before it
+//!   refuse a code-3 file as corrupt).
 //! - A file with another version is refused with
 //!   [`FileError::VersionMismatch`](crate::FileError::VersionMismatch); the
 //!   version is bumped whenever the layout of the image or of a node changes.

@@ -3,7 +3,7 @@
 //! bounding volume is well formed (non-negative sizes:
 //! [`BoundingVolume::is_well_formed`]).
 
-use ccd_bv::{Aabb, BoundingVolume, BvKind, Obb, Real, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, BvKind, Obb, Real, Rss, Sphere};
 use rayon::prelude::*;
 
 use super::cast::{cast_nodes, cast_plain};
@@ -17,9 +17,11 @@ pub(crate) fn verify_any(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
         (ScalarKind::F32, BvKind::Sphere) => verify::<f32, Sphere<f32>>(bytes, s),
         (ScalarKind::F32, BvKind::Aabb) => verify::<f32, Aabb<f32>>(bytes, s),
         (ScalarKind::F32, BvKind::Obb) => verify::<f32, Obb<f32>>(bytes, s),
+        (ScalarKind::F32, BvKind::Rss) => verify::<f32, Rss<f32>>(bytes, s),
         (ScalarKind::F64, BvKind::Sphere) => verify::<f64, Sphere<f64>>(bytes, s),
         (ScalarKind::F64, BvKind::Aabb) => verify::<f64, Aabb<f64>>(bytes, s),
         (ScalarKind::F64, BvKind::Obb) => verify::<f64, Obb<f64>>(bytes, s),
+        (ScalarKind::F64, BvKind::Rss) => verify::<f64, Rss<f64>>(bytes, s),
     }
 }
 

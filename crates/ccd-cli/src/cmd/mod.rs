@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use ccd::io::MeshData;
-use ccd::{Aabb, BoundingVolume, BuildOptions, Bvh, Obb, Real, Sphere};
+use ccd::{Aabb, BoundingVolume, BuildOptions, Bvh, Obb, Real, Rss, Sphere};
 use ccd_bvh::{BvhFile, ScalarKind};
 use ccd_query::ContinuousVolume;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -38,14 +38,16 @@ pub trait Typed {
 /// kind becomes a type.
 pub fn with_types<J: Typed>(kind: TreeKind, job: J) -> J::Output {
     use ScalarKind::{F32, F64};
-    use ccd::BvKind::{Aabb as A, Obb as O, Sphere as S};
+    use ccd::BvKind::{Aabb as A, Obb as O, Rss as R, Sphere as S};
     match (kind.scalar, kind.bv) {
         (F32, S) => job.run::<f32, Sphere<f32>>(),
         (F32, A) => job.run::<f32, Aabb<f32>>(),
         (F32, O) => job.run::<f32, Obb<f32>>(),
+        (F32, R) => job.run::<f32, Rss<f32>>(),
         (F64, S) => job.run::<f64, Sphere<f64>>(),
         (F64, A) => job.run::<f64, Aabb<f64>>(),
         (F64, O) => job.run::<f64, Obb<f64>>(),
+        (F64, R) => job.run::<f64, Rss<f64>>(),
     }
 }
 

@@ -1,7 +1,9 @@
 //! [`ContinuousVolume`]: what the continuous traversal needs from a bounding-volume type.
 
-use ccd_bv::apart::{aabb_apart, obb_apart, obb_origin_radius, sphere_apart};
-use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Sphere};
+use ccd_bv::apart::{
+    aabb_apart, obb_apart, obb_origin_radius, rss_apart, rss_origin_radius, sphere_apart,
+};
+use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Rss, Sphere};
 use ccd_interval::bound_up;
 use nalgebra::Vector3;
 
@@ -57,5 +59,17 @@ impl<T: Real> ContinuousVolume<T> for Aabb<T> {
     #[inline]
     fn origin_radius(&self) -> T {
         bound_up(Vector3::from(self.center).norm() + Vector3::from(self.half).norm())
+    }
+}
+
+impl<T: Real> ContinuousVolume<T> for Rss<T> {
+    #[inline]
+    fn apart(&self, other: &Self, b_in_a: &Pose<T>, gap: T, defect: T) -> bool {
+        rss_apart(self, other, b_in_a, gap, defect)
+    }
+
+    #[inline]
+    fn origin_radius(&self) -> T {
+        rss_origin_radius(self)
     }
 }
