@@ -29,6 +29,15 @@ unsafe impl<T: Real> Zeroable for Obb<T> {}
 // SAFETY: as above; `T: Pod` is also `Copy + 'static`.
 unsafe impl<T: Real> Pod for Obb<T> {}
 
+/// Coordinates of `p` in the frame with axes `rot` (each inner array is one axis) and origin `center`: `Rᵀ(p − c)`, one
+/// rounded difference per coordinate, then three 3-term dot products (the evaluation the boxes' and RSSs'
+/// containment guarantees refer to).
+#[inline]
+pub(crate) fn frame_coords<T: Real>(rot: &[[T; 3]; 3], center: &[T; 3], p: &[T; 3]) -> [T; 3] {
+    let d = [p[0] - center[0], p[1] - center[1], p[2] - center[2]];
+    rot.map(|ax| ax[0] * d[0] + ax[1] * d[1] + ax[2] * d[2])
+}
+
 impl<T: Real> Obb<T> {
     /// The rotation whose columns are the box axes.
     #[inline(always)]
@@ -41,13 +50,7 @@ impl<T: Real> Obb<T> {
     /// and the fit's containment guarantee use.
     #[inline]
     pub fn local_coords(&self, p: &[T; 3]) -> [T; 3] {
-        let d = [
-            p[0] - self.center[0],
-            p[1] - self.center[1],
-            p[2] - self.center[2],
-        ];
-        self.rot
-            .map(|ax| ax[0] * d[0] + ax[1] * d[1] + ax[2] * d[2])
+        frame_coords(&self.rot, &self.center, p)
     }
 
     /// The relative transform of the SAT (digest 002-part1 §4.3.5): B's axes

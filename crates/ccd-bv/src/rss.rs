@@ -49,13 +49,7 @@ impl<T: Real> Rss<T> {
     /// Coordinates of `p` in the volume's frame: `Rᵀ(p − c)`, evaluated as [`dist2`](Self::dist2) evaluates them.
     #[inline]
     pub fn local_coords(&self, p: &[T; 3]) -> [T; 3] {
-        let d = [
-            p[0] - self.center[0],
-            p[1] - self.center[1],
-            p[2] - self.center[2],
-        ];
-        self.rot
-            .map(|ax| ax[0] * d[0] + ax[1] * d[1] + ax[2] * d[2])
+        crate::obb::frame_coords(&self.rot, &self.center, p)
     }
 
     /// Squared distance from `p` to the rectangle: `Σ_j max(0, |l_j| − half_j)² + l_2²` with `l` the
