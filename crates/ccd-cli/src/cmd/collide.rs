@@ -6,7 +6,7 @@ use anyhow::Result;
 use ccd::{BoundingVolume, CollideRequest, CollideResult, Real};
 use serde_json::json;
 
-use super::{Input, Typed, model, resolve_kind, with_types};
+use super::{Input, Typed, models, resolve_kind, with_types};
 use crate::args::CollideArgs;
 
 /// Runs `ccd collide`.
@@ -67,11 +67,7 @@ impl Typed for Job<'_> {
     type Output = Result<CollideResult>;
 
     fn run<T: Real, B: BoundingVolume<T>>(self) -> Result<CollideResult> {
-        let options = self.args.tree.options();
-        let (a, b) = (
-            model::<T, B>(self.a, &options)?,
-            model::<T, B>(self.b, &options)?,
-        );
+        let (a, b) = models::<T, B>(self.a, self.b, &self.args.tree)?;
         let pose = |p: Option<crate::args::PoseArg>| {
             p.map_or_else(ccd::nalgebra::Isometry3::identity, |p| p.isometry::<T>())
         };

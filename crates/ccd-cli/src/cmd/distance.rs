@@ -8,7 +8,7 @@ use ccd::nalgebra::Isometry3;
 use ccd::{BoundingVolume, Closest, DistanceOutcome, DistanceRequest, Real, ToleranceOutcome};
 use serde_json::{Value, json};
 
-use super::{Input, Typed, model, resolve_kind, with_types};
+use super::{Input, Typed, models, resolve_kind, with_types};
 use crate::args::{DistanceArgs, PoseArg, WithinArgs};
 
 /// What either command found, widened to `f64` for printing.
@@ -141,11 +141,7 @@ impl Typed for DistanceJob<'_> {
     type Output = Result<Report>;
 
     fn run<T: Real, B: BoundingVolume<T>>(self) -> Result<Report> {
-        let options = self.args.tree.options();
-        let (a, b) = (
-            model::<T, B>(self.a, &options)?,
-            model::<T, B>(self.b, &options)?,
-        );
+        let (a, b) = models::<T, B>(self.a, self.b, &self.args.tree)?;
         let request = DistanceRequest {
             rel_err: T::lit(self.args.rel_err),
             abs_err: T::lit(self.args.abs_err),
@@ -186,11 +182,7 @@ impl Typed for WithinJob<'_> {
     type Output = Result<Report>;
 
     fn run<T: Real, B: BoundingVolume<T>>(self) -> Result<Report> {
-        let options = self.args.tree.options();
-        let (a, b) = (
-            model::<T, B>(self.a, &options)?,
-            model::<T, B>(self.b, &options)?,
-        );
+        let (a, b) = models::<T, B>(self.a, self.b, &self.args.tree)?;
         let tolerance = T::lit(self.args.tolerance);
         let r = ccd::within_distance(
             &a,

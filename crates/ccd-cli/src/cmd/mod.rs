@@ -164,6 +164,16 @@ pub fn resolve_kind(tree: &TreeArgs, a: &Input, b: &Input) -> Result<TreeKind> {
     Ok(kind)
 }
 
+/// The models of a command's two inputs ([`model`] of each, with the command's tree options).
+pub(crate) fn models<T: Real, B: BoundingVolume<T>>(
+    a: Input,
+    b: Input,
+    tree: &crate::args::TreeArgs,
+) -> Result<(ccd::Model<T, B>, ccd::Model<T, B>)> {
+    let options = tree.options();
+    Ok((model::<T, B>(a, &options)?, model::<T, B>(b, &options)?))
+}
+
 /// The model of one command input: a mesh is built in memory with
 /// `options`, a `.bvh` file is used in place (already opened and validated).
 pub(crate) fn model<T: Real, B: BoundingVolume<T>>(

@@ -11,7 +11,7 @@ use ccd_query::ccd_motion::{
 };
 use serde_json::json;
 
-use super::{Input, Typed, model, resolve_kind, with_types};
+use super::{Input, Typed, models, resolve_kind, with_types};
 use crate::args::{MotionArg, PoseArg, ToiArgs};
 
 /// Runs `ccd toi`.
@@ -215,11 +215,7 @@ impl Typed for Job<'_> {
     type Output = Result<Report>;
 
     fn run<T: Real, B: ContinuousVolume<T>>(self) -> Result<Report> {
-        let options = self.args.tree.options();
-        let (a, b) = (
-            model::<T, B>(self.a, &options)?,
-            model::<T, B>(self.b, &options)?,
-        );
+        let (a, b) = models::<T, B>(self.a, self.b, &self.args.tree)?;
         let ma = motion::<T>(&self.args.motion_a, self.args.pose_a);
         let mb = motion::<T>(&self.args.motion_b, self.args.pose_b);
         let request = ToiRequest {
