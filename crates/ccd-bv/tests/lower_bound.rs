@@ -160,6 +160,32 @@ fn box_oracle(
     (x, y, (y - x).norm() - slack)
 }
 
+/// Both lower bounds of `a` and `b` under `pose` (the pose form and the model-space form after moving `b`):
+/// each non-negative and at most the oracle's `truth`; returns the pose form.
+fn checked_bounds<T: Real, B: BoundingVolume<T>>(
+    name: &str,
+    a: &B,
+    b: &B,
+    pose: &Pose<T>,
+    truth: f64,
+) -> f64 {
+    let lb = a.distance_lower_bound(b, pose).to_f64_exact();
+    let local = a
+        .distance_lower_bound_local(&b.transformed(pose), &MoveRounding::of(pose))
+        .to_f64_exact();
+    assert!(
+        lb >= 0.0 && lb <= truth.max(0.0),
+        "{name} {}: {lb} > {truth}",
+        T::NAME
+    );
+    assert!(
+        local >= 0.0 && local <= truth.max(0.0),
+        "{name} local {}: {local} > {truth}",
+        T::NAME
+    );
+    lb
+}
+
 /// One OBB case: returns `(bound, oracle)`.
 fn obb_case<T: Real>(g: &mut Gen, mode: Mode) -> (f64, f64) {
     let make = |g: &mut Gen| Obb::<T> {
@@ -188,20 +214,7 @@ fn obb_case<T: Real>(g: &mut Gen, mode: Mode) -> (f64, f64) {
     let (n, gap) = direction(&x, &y);
     pose = shifted(&pose, &placement(&n, gap, mode, 0.1 * g.scale));
     let (_, _, truth) = oracle(&pose);
-    let lb = a.distance_lower_bound(&b, &pose).to_f64_exact();
-    let local = a
-        .distance_lower_bound_local(&b.transformed(&pose), &MoveRounding::of(&pose))
-        .to_f64_exact();
-    assert!(
-        lb >= 0.0 && lb <= truth.max(0.0),
-        "obb {}: {lb} > {truth}",
-        T::NAME
-    );
-    assert!(
-        local >= 0.0 && local <= truth.max(0.0),
-        "obb local {}: {local} > {truth}",
-        T::NAME
-    );
+    let lb = checked_bounds("obb", &a, &b, &pose, truth);
     if lb > 0.0 {
         assert!(
             !a.overlaps(&b, &pose),
@@ -238,20 +251,7 @@ fn aabb_case<T: Real>(g: &mut Gen, mode: Mode) -> (f64, f64) {
     let (n, gap) = direction(&x, &y);
     pose = shifted(&pose, &placement(&n, gap, mode, 0.1 * g.scale));
     let (_, _, truth) = oracle(&pose);
-    let lb = a.distance_lower_bound(&b, &pose).to_f64_exact();
-    let local = a
-        .distance_lower_bound_local(&b.transformed(&pose), &MoveRounding::of(&pose))
-        .to_f64_exact();
-    assert!(
-        lb >= 0.0 && lb <= truth.max(0.0),
-        "aabb {}: {lb} > {truth}",
-        T::NAME
-    );
-    assert!(
-        local >= 0.0 && local <= truth.max(0.0),
-        "aabb local {}: {local} > {truth}",
-        T::NAME
-    );
+    let lb = checked_bounds("aabb", &a, &b, &pose, truth);
     (lb, truth)
 }
 
@@ -278,20 +278,7 @@ fn sphere_case<T: Real>(g: &mut Gen, mode: Mode) -> (f64, f64) {
     let (n, gap, _) = oracle(&pose);
     pose = shifted(&pose, &placement(&n, gap, mode, 0.1 * g.scale));
     let (_, _, truth) = oracle(&pose);
-    let lb = a.distance_lower_bound(&b, &pose).to_f64_exact();
-    let local = a
-        .distance_lower_bound_local(&b.transformed(&pose), &MoveRounding::of(&pose))
-        .to_f64_exact();
-    assert!(
-        lb >= 0.0 && lb <= truth.max(0.0),
-        "sphere {}: {lb} > {truth}",
-        T::NAME
-    );
-    assert!(
-        local >= 0.0 && local <= truth.max(0.0),
-        "sphere local {}: {local} > {truth}",
-        T::NAME
-    );
+    let lb = checked_bounds("sphere", &a, &b, &pose, truth);
     (lb, truth)
 }
 
