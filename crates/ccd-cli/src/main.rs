@@ -1,7 +1,7 @@
 //! `ccd`: build, inspect and query collision models from the command line.
 //!
 //! ```text
-//! ccd build mesh.obj -o mesh.bvh [--bv obb|aabb|sphere] [--f32] [--leaf-size N] [--fit hull|triangles]
+//! ccd build mesh.obj -o mesh.bvh [--bv obb|aabb|sphere|rss] [--f32] [--leaf-size N] [--fit hull|triangles]
 //! ccd info mesh.bvh [--json]
 //! ccd collide a.bvh b.obj --pose-b 0.5,0,0,0,0,1.57 [--first] [--json]
 //! ccd toi a.obj b.bvh --motion-a static --motion-b translate:-6,0,0 --pose-b 3,0,0 [--json]
