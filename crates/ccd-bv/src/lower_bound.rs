@@ -31,11 +31,13 @@
 //! own defect: the `_local` variants take both from [`MoveRounding`] (the moved volume's magnitudes alone cannot
 //! bound it: `|rot·c|` and `|trans|` may cancel).
 
-use ccd_interval::{bound_down, bound_up};
-use nalgebra::{Matrix3, Vector3};
+use ccd_interval::bound_down;
+use nalgebra::Vector3;
 
 use crate::apart::allowance;
+use crate::obb::gather;
 use crate::rect::Placed;
+use crate::sat::Lanes;
 use crate::{Aabb, Obb, Pose, Real, Rss, Sphere};
 
 /// Frames whose measured defect `γ` exceeds this get the bound 0 (see the [module](self)).
@@ -81,30 +83,28 @@ pub(crate) fn l1<T: Real>(v: &[T; 3]) -> T {
     v[0].abs() + v[1].abs() + v[2].abs()
 }
 
-/// An upper bound of `‖XᵀX − I‖₂` for the columns `x`: three times the largest `|x_i·x_j − δ_ij|` (a symmetric
-/// 3 × 3 matrix has spectral norm at most three times its largest entry), plus `8ε` for the rounding of the dot
-/// products of entries bounded by 1 (larger entries make the measured value large anyway). NaN stays NaN.
+/// An upper bound of `‖XᵀX − I‖₂` for the columns `x`: three times the sum of the `|x_i·x_j − δ_ij|` (a
+/// symmetric 3 × 3 matrix has spectral norm at most three times its largest entry), plus `8ε` for the rounding of
+/// the dot products of entries bounded by 1 (larger entries make the measured value large anyway). NaN stays NaN.
 #[inline]
 pub(crate) fn frame_defect<T: Real>(x: &[[T; 3]; 3]) -> T {
-    let dot = |u: &[T; 3], v: &[T; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-    let one = T::one();
-    let e = [
-        dot(&x[0], &x[0]) - one,
-        dot(&x[1], &x[1]) - one,
-        dot(&x[2], &x[2]) - one,
-        dot(&x[0], &x[1]),
-        dot(&x[0], &x[2]),
-        dot(&x[1], &x[2]),
-    ];
-    let worst = e.iter().fold(T::zero(), |m, v| {
-        let a = v.abs();
-        if a > m || a.partial_cmp(&a).is_none() {
-            a
-        } else {
-            m
-        }
-    });
-    T::lit(3.0) * worst + T::lit(8.0) * T::EPSILON
+    let lane = |v: &[T; 3]| v.map(|c| Lanes([c]));
+    frame_defect_lanes(&[lane(&x[0]), lane(&x[1]), lane(&x[2])]).0[0]
+}
+
+/// [`frame_defect`] of `N` frames, one per lane (the sum rather than the largest entry, so that a NaN anywhere
+/// makes the lane's defect NaN).
+#[inline(always)]
+fn frame_defect_lanes<T: Real, const N: usize>(x: &[[Lanes<T, N>; 3]; 3]) -> Lanes<T, N> {
+    let dot = |u: &[Lanes<T, N>; 3], v: &[Lanes<T, N>; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    let one = Lanes::splat(T::one());
+    let sum = (dot(&x[0], &x[0]) - one).abs()
+        + (dot(&x[1], &x[1]) - one).abs()
+        + (dot(&x[2], &x[2]) - one).abs()
+        + dot(&x[0], &x[1]).abs()
+        + dot(&x[0], &x[2]).abs()
+        + dot(&x[1], &x[2]).abs();
+    Lanes::splat(T::lit(3.0)) * sum + Lanes::splat(T::lit(8.0) * T::EPSILON)
 }
 
 /// [`frame_defect`] of a pose's rotation (its columns).
@@ -207,17 +207,15 @@ pub fn aabb_lower_bound_local<T: Real>(
     certified(box_gap(&a.center, &a.half, &c, &h), scale, moved.defect)
 }
 
-/// Lower bound of the distance between box `a` and box `b` moved by `b_in_a` ([module](self)).
+/// Lower bound of the distance between box `a` and box `b` moved by `b_in_a` ([module](self)): `b` moved by
+/// [`transformed`](crate::BoundingVolume::transformed), then [`obb_lower_bound_local`].
 ///
 /// # Guarantee
 /// At most the distance between `a` and `b` moved by `b_in_a` evaluated exactly, rounding included; 0 where they
 /// may overlap ([module](self)).
 pub fn obb_lower_bound<T: Real>(a: &Obb<T>, b: &Obb<T>, b_in_a: &Pose<T>) -> T {
-    let (r, t) = a.relative(b, b_in_a);
-    let scale =
-        l1(&b_in_a.trans.into()) + l1(&a.center) + l1(&b.center) + l1(&a.half) + l1(&b.half);
-    let defect = pose_defect(b_in_a) + frame_defect(&a.rot) + frame_defect(&b.rot);
-    obb_bound(&r, &t, &a.half, &b.half, scale, defect)
+    use crate::BoundingVolume;
+    obb_lower_bound_local(a, &b.transformed(b_in_a), &MoveRounding::of(b_in_a))
 }
 
 /// Lower bound of the distance between box `a` and `b_moved`, moved into A's frame with rounding `moved`.
@@ -226,66 +224,96 @@ pub fn obb_lower_bound<T: Real>(a: &Obb<T>, b: &Obb<T>, b_in_a: &Pose<T>) -> T {
 /// At most the distance between `a` and the exactly moved content of `b_moved`, rounding of the move (bounded by
 /// `moved`) and of the bound included; 0 where they may overlap ([module](self)).
 pub fn obb_lower_bound_local<T: Real>(a: &Obb<T>, b_moved: &Obb<T>, moved: &MoveRounding<T>) -> T {
-    let at = a.rotation().transpose();
-    let r = at * b_moved.rotation();
-    let t = at * (Vector3::from(b_moved.center) - Vector3::from(a.center));
-    let scale = moved.translation * T::lit(2.0)
-        + l1(&a.center)
-        + l1(&b_moved.center)
-        + l1(&a.half)
-        + l1(&b_moved.half);
-    let defect = moved.defect + frame_defect(&a.rot) + frame_defect(&b_moved.rot);
-    obb_bound(&r, &t, &a.half, &b_moved.half, scale, defect)
+    let [lb] = obb_lower_bound_lanes([a], [b_moved], moved, T::lit(f64::INFINITY));
+    lb
 }
 
-/// The 15 SAT gaps (no guard: the allowance covers the rounding) less the allowance `E`; a face axis is a unit
-/// vector of the nearest orthonormal frames, a cross axis `A_i × B_j` has length at most
-/// `min(1, √(R_i1j² + R_i2j²) + 4γ)` (the entries of `R` are within `2γ + 8ε` of the orthonormal ones, and
-/// `γ ≥ 16ε`), so each gap divided by that length bounds the distance.
-fn obb_bound<T: Real>(
-    r: &Matrix3<T>,
-    t: &Vector3<T>,
-    a: &[T; 3],
-    b: &[T; 3],
-    scale: T,
-    defect: T,
-) -> T {
-    if !usable(defect) {
-        return T::zero();
-    }
-    let e = allowance(scale, defect);
-    let f = r.abs();
-    let mut best = T::zero();
+/// [`obb_lower_bound_local`] of `N` box pairs, one per lane (the traversals bound the two children of a split
+/// node together, in the two lanes of SIMD registers, as [`sat`](crate::sat) does for the overlap test).
+///
+/// The 15 SAT gaps in A's frame (`R = AᵀB`, `T = Aᵀ(c_B − c_A)` by dot products; no guard: the allowance covers
+/// the rounding), the largest less the allowance `E`. A face axis is a unit vector of the nearest orthonormal
+/// frames; a cross axis `A_i × B_j` of those frames has length at most 1, so its gap, undivided, bounds the
+/// distance too (looser than dividing by the length, but without a square root and a division per axis). When
+/// every lane's face-axis bound already reaches `enough`, the nine cross axes are skipped: the bounds returned
+/// are then still lower bounds, at least `enough`, but not the largest of the 15.
+///
+/// # Guarantee
+/// Each lane as [`obb_lower_bound_local`]: never above the distance between the boxes ([module](self)).
+#[inline(always)]
+pub(crate) fn obb_lower_bound_lanes<T: Real, const N: usize>(
+    a: [&Obb<T>; N],
+    b: [&Obb<T>; N],
+    moved: &MoveRounding<T>,
+    enough: T,
+) -> [T; N] {
+    let axes = |v: [&Obb<T>; N]| {
+        [
+            gather(v, |o| &o.rot[0]),
+            gather(v, |o| &o.rot[1]),
+            gather(v, |o| &o.rot[2]),
+        ]
+    };
+    let (xa, xb) = (axes(a), axes(b));
+    let dot = |u: &[Lanes<T, N>; 3], v: &[Lanes<T, N>; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    let row = |i: usize| {
+        [
+            dot(&xa[i], &xb[0]),
+            dot(&xa[i], &xb[1]),
+            dot(&xa[i], &xb[2]),
+        ]
+    };
+    let r = [row(0), row(1), row(2)];
+    let f_row = |i: usize| [r[i][0].abs(), r[i][1].abs(), r[i][2].abs()];
+    let f = [f_row(0), f_row(1), f_row(2)];
+    let (ca, cb) = (gather(a, |o| &o.center), gather(b, |o| &o.center));
+    let d = [cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]];
+    let t = [dot(&xa[0], &d), dot(&xa[1], &d), dot(&xa[2], &d)];
+    let (ha, hb) = (gather(a, |o| &o.half), gather(b, |o| &o.half));
+    let l1 = |v: &[Lanes<T, N>; 3]| v[0].abs() + v[1].abs() + v[2].abs();
+    let scale =
+        Lanes::splat(moved.translation * T::lit(2.0)) + l1(&ca) + l1(&cb) + l1(&ha) + l1(&hb);
+    let defect = Lanes::splat(moved.defect) + frame_defect_lanes(&xa) + frame_defect_lanes(&xb);
+    // allowance(scale, defect) = bound_up(16 (8ε + γ) S), lane by lane.
+    let e = Lanes::splat(T::lit(16.0))
+        * (Lanes::splat(T::lit(8.0) * T::EPSILON) + defect)
+        * scale
+        * Lanes::splat(T::one() + T::lit(8.0) * T::EPSILON)
+        + Lanes::splat(T::lit(f64::from(f32::MIN_POSITIVE)));
+    let finish = |best: Lanes<T, N>| {
+        let mut out = [T::zero(); N];
+        for (k, o) in out.iter_mut().enumerate() {
+            let x = best.0[k] - e.0[k];
+            if usable(defect.0[k]) && x > T::zero() {
+                *o = bound_down(x);
+            }
+        }
+        out
+    };
+    let mut best = Lanes::splat(T::zero());
     for i in 0..3 {
-        let rhs = a[i] + b[0] * f[(i, 0)] + b[1] * f[(i, 1)] + b[2] * f[(i, 2)];
-        best = best.max(t[i].abs() - rhs - e);
+        let rhs = ha[i] + hb[0] * f[i][0] + hb[1] * f[i][1] + hb[2] * f[i][2];
+        best = best.max(t[i].abs() - rhs);
     }
     for j in 0..3 {
-        let lhs = (t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)]).abs();
-        let rhs = b[j] + a[0] * f[(0, j)] + a[1] * f[(1, j)] + a[2] * f[(2, j)];
-        best = best.max(lhs - rhs - e);
+        let lhs = (t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j]).abs();
+        let rhs = hb[j] + ha[0] * f[0][j] + ha[1] * f[1][j] + ha[2] * f[2][j];
+        best = best.max(lhs - rhs);
     }
-    let four_gamma = T::lit(4.0) * defect;
+    let faces = finish(best);
+    if faces.iter().all(|&x| x >= enough) {
+        return faces;
+    }
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let lhs = (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs();
-            let rhs =
-                a[i1] * f[(i2, j)] + a[i2] * f[(i1, j)] + b[j1] * f[(i, j2)] + b[j2] * f[(i, j1)];
-            let gap = lhs - rhs - e;
-            if gap > T::zero() {
-                let len2 = r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)];
-                let len = (bound_up(len2.sqrt()) + four_gamma).min(T::one());
-                best = best.max(gap / len);
-            }
+            let lhs = (t[i2] * r[i1][j] - t[i1] * r[i2][j]).abs();
+            let rhs = ha[i1] * f[i2][j] + ha[i2] * f[i1][j] + hb[j1] * f[i][j2] + hb[j2] * f[i][j1];
+            best = best.max(lhs - rhs);
         }
     }
-    if best > T::zero() {
-        bound_down(best)
-    } else {
-        T::zero()
-    }
+    finish(best)
 }
 
 /// Lower bound of the distance between rectangle swept sphere `a` and `b` moved by `b_in_a` ([module](self)).

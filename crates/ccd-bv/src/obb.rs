@@ -149,6 +149,21 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         lower_bound::obb_lower_bound_local(self, other_moved, moved)
     }
 
+    /// Both pairs in the two lanes of one computation, skipping the cross axes once both face-axis bounds reach
+    /// `enough` ([`lower_bound::obb_lower_bound_local`]'s formula otherwise, bit for bit).
+    ///
+    /// # Guarantee
+    /// As [`BoundingVolume::distance_lower_bound_local_pair`].
+    #[inline(always)]
+    fn distance_lower_bound_local_pair(
+        a: [&Self; 2],
+        b: [&Self; 2],
+        moved: &MoveRounding<T>,
+        enough: T,
+    ) -> [T; 2] {
+        lower_bound::obb_lower_bound_lanes(a, b, moved, enough)
+    }
+
     /// `|axis_j·(p − c)| ≤ half_j + tol` for every axis.
     fn contains_point(&self, p: &[T; 3], tol: T) -> bool {
         let l = self.local_coords(p);
@@ -274,7 +289,7 @@ fn disjoint_local_lanes<T: Real, const N: usize>(a: [&Obb<T>; N], b: [&Obb<T>; N
 
 /// The 3-vector `field` of the boxes `v`, lane `k` from `v[k]`.
 #[inline(always)]
-fn gather<T: Real, const N: usize>(
+pub(crate) fn gather<T: Real, const N: usize>(
     v: [&Obb<T>; N],
     field: impl Fn(&Obb<T>) -> &[T; 3],
 ) -> [Lanes<T, N>; 3] {

@@ -119,11 +119,17 @@ impl<T: Real, const N: usize> Lanes<T, N> {
 
     /// Lane-wise `|x|`.
     #[inline(always)]
-    fn abs(mut self) -> Self {
+    pub(crate) fn abs(mut self) -> Self {
         for k in 0..N {
             self.0[k] = self.0[k].abs();
         }
         self
+    }
+
+    /// Lane-wise `max(self, rhs)` (`rhs` where `self` is NaN, as [`f64::max`]).
+    #[inline(always)]
+    pub(crate) fn max(self, rhs: Self) -> Self {
+        self.zip(rhs, |x, y| x.max(y))
     }
 
     /// Lane-wise `self > rhs` (false where either is NaN).

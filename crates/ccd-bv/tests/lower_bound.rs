@@ -170,9 +170,33 @@ fn checked_bounds<T: Real, B: BoundingVolume<T>>(
     truth: f64,
 ) -> f64 {
     let lb = a.distance_lower_bound(b, pose).to_f64_exact();
-    let local = a
-        .distance_lower_bound_local(&b.transformed(pose), &MoveRounding::of(pose))
-        .to_f64_exact();
+    let (moved, rounding) = (b.transformed(pose), MoveRounding::of(pose));
+    let local_t = a.distance_lower_bound_local(&moved, &rounding);
+    let local = local_t.to_f64_exact();
+    // The two-lane form: bit for bit the single one when asked for the full bound; with a threshold, either the
+    // full bound or a smaller one that still reaches the threshold.
+    let pair = |enough: T| {
+        B::distance_lower_bound_local_pair(
+            [a, b],
+            [&moved, &b.transformed(pose)],
+            &rounding,
+            enough,
+        )
+    };
+    assert_eq!(
+        pair(T::lit(f64::INFINITY))[0],
+        local_t,
+        "{name} pair {}",
+        T::NAME
+    );
+    for enough in [T::zero(), local_t * T::lit(0.5), local_t] {
+        let x = pair(enough)[0];
+        assert!(
+            x == local_t || (x >= enough && x <= local_t),
+            "{name} pair {}: {x:?} for {enough:?}",
+            T::NAME
+        );
+    }
     assert!(
         lb >= 0.0 && lb <= truth.max(0.0),
         "{name} {}: {lb} > {truth}",

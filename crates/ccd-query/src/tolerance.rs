@@ -9,7 +9,7 @@ use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::distance::Closest;
 use crate::engine::{DepthFirstVisitor, Flow, depth_first, for_each_face_pair};
-use crate::primitive::distance_triangle_triangle;
+use crate::primitive::{distance_triangle_triangle, triangle_distance_lower_bound};
 use crate::{DescentRule, QueryStats};
 
 /// What [`within_distance`] decided.
@@ -83,6 +83,7 @@ where
             a,
             b,
             &b_in_a,
+            (0, 0),
             DescentRule::default(),
             &mut visitor,
             &mut stats,
@@ -124,19 +125,33 @@ where
 {
     /// Kept while the certified lower bound (B's volume already moved into A's frame, the rounding of that move
     /// accounted for) allows a pair within the tolerance.
+    /// The key is the bound: the closer of two kept children is searched first, where a witness is likelier.
+    type Key = A::Scalar;
+
     #[inline]
-    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> bool {
-        a.distance_lower_bound_local(b, &self.moved) <= self.tolerance
+    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> Option<A::Scalar> {
+        let lb = a.distance_lower_bound_local(b, &self.moved);
+        (lb <= self.tolerance).then_some(lb)
+    }
+
+    #[inline(always)]
+    fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 2] {
+        let [l0, l1] = A::Bv::distance_lower_bound_local_pair(a, b, &self.moved, self.tolerance);
+        [
+            (l0 <= self.tolerance).then_some(l0),
+            (l1 <= self.tolerance).then_some(l1),
+        ]
     }
 
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
         for_each_face_pair(a, na, b, nb, |fa, fb| {
             stats.tri_tests += 1;
-            let ta = a.triangle(fa.slot).map(Vector3::from);
-            let tb = b
-                .triangle(fb.slot)
-                .map(|p| Vector3::from(self.b_in_a.transform_array(&p)));
-            let d = distance_triangle_triangle(&ta, &tb);
+            let ta = a.triangle(fa.slot);
+            let tb = b.triangle(fb.slot).map(|p| self.b_in_a.transform_array(&p));
+            if triangle_distance_lower_bound(&ta, &tb) > self.tolerance {
+                return Flow::Continue;
+            }
+            let d = distance_triangle_triangle(&ta.map(Vector3::from), &tb.map(Vector3::from));
             if d.distance <= self.tolerance {
                 stats.contacts += 1;
                 self.witness = Some((d.distance, d.point_a, d.point_b, fa.id, fb.id));

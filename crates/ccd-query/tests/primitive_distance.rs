@@ -17,6 +17,7 @@
 use ccd_bv::Real;
 use ccd_query::primitive::{
     TriangleFeature, distance_point_triangle, distance_segment_segment, distance_triangle_triangle,
+    triangle_distance_lower_bound,
 };
 use ccd_testkit::{SplitMix64, random_rotation};
 use nalgebra::Vector3;
@@ -199,15 +200,26 @@ fn check_triangle_triangle<T: Real>(pts: &[V; 6]) -> Result<(), TestCaseError> {
     let ([a0, a1, a2, b0, b1, b2], [qa0, qa1, qa2, qb0, qb1, qb2], bd) = prepare::<T, 6>(pts);
     let r = distance_triangle_triangle(&[a0, a1, a2], &[b0, b1, b2]);
     let (ta, tb) = ([qa0, qa1, qa2], [qb0, qb1, qb2]);
-    let (x, y, b2) = (wide(&r.point_a), wide(&r.point_b), &bd * &bd);
+    let (x, y, bd2) = (wide(&r.point_a), wide(&r.point_b), &bd * &bd);
     let (d, exact2) = (r.distance.to_f64_exact(), triangle_triangle2(&ta, &tb));
     let (right, consistent) = (close(d, &exact2, &bd), close(d, &norm2(&sub(&x, &y)), &bd));
     let judged = r.intersecting == exact2.is_zero() && (!r.intersecting || d == 0.0);
     ensure(judged, "intersection misjudged", &r)?;
     ensure(right, &format!("distance, exact² {exact2}"), &r)?;
     ensure(consistent, "|point_a − point_b| ≠ distance", &r)?;
-    let on = point_triangle2(&x, &ta) <= b2 && point_triangle2(&y, &tb) <= b2;
-    ensure(on, "point off its triangle", &r)
+    let on = point_triangle2(&x, &ta) <= bd2 && point_triangle2(&y, &tb) <= bd2;
+    ensure(on, "point off its triangle", &r)?;
+    // The cheap plane-gap bound never exceeds the exact distance (compared exactly, on squares).
+    let lb = q(triangle_distance_lower_bound(
+        &[a0, a1, a2].map(Into::into),
+        &[b0, b1, b2].map(Into::into),
+    )
+    .to_f64_exact());
+    ensure(
+        &lb * &lb <= exact2 && !lb.is_negative(),
+        &format!("lower bound {lb} above the distance"),
+        &r,
+    )
 }
 
 // --- generators --------------------------------------------------------------------------------------------------
@@ -465,6 +477,37 @@ fn extreme_scales_match_oracle() {
         check_point_triangle::<f64>(&[o[0], t[0], t[1], t[2]]).unwrap();
         check_segment_segment::<f64>(&[t[0], t[1], o[0], o[1]]).unwrap();
         check_triangle_triangle::<f64>(&pair(t, o)).unwrap();
+    }
+}
+
+/// The plane-gap bound is tight for parallel triangles, certifies nothing for crossing planes, and is 0 for
+/// degenerate or non-finite triangles.
+#[test]
+fn triangle_lower_bound_cases() {
+    let a = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    let lifted = |h: f64| a.map(|p| [p[0] + 0.25, p[1] + 0.25, p[2] + h]);
+    let lb = triangle_distance_lower_bound(&a, &lifted(1.0));
+    assert!((1.0 - 1e-12..=1.0).contains(&lb), "{lb}");
+    let below = triangle_distance_lower_bound(&lifted(-2.0), &a);
+    assert!((2.0 - 1e-12..=2.0).contains(&below), "{below}");
+    let crossing = [[0.2, 0.2, -1.0], [0.2, 0.2, 1.0], [5.0, 5.0, 3.0]];
+    let straddles = triangle_distance_lower_bound(&a, &crossing);
+    let exact = distance_triangle_triangle(&a.map(V::from), &crossing.map(V::from)).distance;
+    assert!(straddles <= exact, "{straddles} > {exact}");
+    let point = [[0.0, 0.0, 3.0]; 3];
+    let segment = [[0.0, 0.0, 3.0], [1.0, 1.0, 3.0], [2.0, 2.0, 3.0]];
+    assert!(
+        triangle_distance_lower_bound(&a, &point) > 2.99,
+        "a point above the plane of a proper triangle"
+    );
+    assert_eq!(
+        triangle_distance_lower_bound(&point, &segment),
+        0.0,
+        "no plane among degenerate triangles"
+    );
+    for bad in [f64::NAN, f64::INFINITY, f64::MAX] {
+        let b = [[bad, 0.0, 1.0], [1.0, 0.0, 1.0], [0.0, 1.0, 1.0]];
+        assert_eq!(triangle_distance_lower_bound(&a, &b), 0.0, "{bad}");
     }
 }
 

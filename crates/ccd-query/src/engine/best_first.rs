@@ -114,19 +114,60 @@ impl<K: Ord, X> Ord for Queued<K, X> {
 }
 
 /// Walks the test tree of `a` × `b` from `root`, smallest key first, as `visitor` decides; returns the queue
-/// counters.
+/// counters and the entries still queued when the queue reached `capacity` (smallest key first; empty when the
+/// walk ended for any other reason).
 ///
 /// Entries whose key is no larger than the key being handled are the smallest anywhere (every queued key is at
 /// least that large), so they are handled at once, depth first, from a local stack: only entries with larger
 /// keys go through the priority queue. Children of a split pair are pushed child 1 first, so child 0 is handled
 /// first; of a [`Step::SplitExtra`] pair, the second first.
+///
+/// `capacity` bounds the entries waiting (queue and local stack, PQP's `qsize`): once that many wait, the walk
+/// hands them all back, for the caller to finish another way (distance: depth first
+/// from each, closest first). `usize::MAX` walks to the end.
 pub(crate) fn best_first<A, B, V>(
     a: &A,
     b: &B,
     root: Entry<V::Key, V::Extra>,
     rule: DescentRule,
     visitor: &mut V,
-) -> QueueStats
+    capacity: usize,
+) -> (QueueStats, Rest<V::Key, V::Extra>)
+where
+    A: Hierarchy,
+    B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
+    V: BestFirstVisitor<A, B>,
+{
+    let stats = walk(a, b, root, rule, visitor, capacity);
+    match stats {
+        Walked::Ended(stats) => (stats, Vec::new()),
+        Walked::Full(stats, heap) => {
+            // `Queued` orders by reversed key: its ascending order is the keys' descending one.
+            let mut rest: Vec<_> = heap.into_sorted_vec().into_iter().map(|q| q.0).collect();
+            rest.reverse();
+            (stats, rest)
+        }
+    }
+}
+
+/// The entries a full queue hands back, smallest key first.
+pub(crate) type Rest<K, X> = Vec<Entry<K, X>>;
+
+/// How [`walk`] ended: by itself, or with the queue full.
+enum Walked<K, X> {
+    Ended(QueueStats),
+    Full(QueueStats, BinaryHeap<Queued<K, X>>),
+}
+
+/// [`best_first`]'s loop.
+fn walk<A, B, V>(
+    a: &A,
+    b: &B,
+    root: Entry<V::Key, V::Extra>,
+    rule: DescentRule,
+    visitor: &mut V,
+    capacity: usize,
+) -> Walked<V::Key, V::Extra>
 where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
@@ -134,7 +175,7 @@ where
 {
     let mut stats = QueueStats { pushes: 1, peak: 1 };
     if a.nodes().is_empty() || b.nodes().is_empty() {
-        return stats;
+        return Walked::Ended(stats);
     }
     let mut heap = BinaryHeap::new();
     heap.push(Queued(root));
@@ -142,8 +183,12 @@ where
     while let Some(Queued(first)) = heap.pop() {
         now.push(first);
         while let Some(e) = now.pop() {
+            if heap.len() + now.len() >= capacity {
+                heap.extend(now.drain(..).chain([e]).map(Queued));
+                return Walked::Full(stats, heap);
+            }
             if visitor.done(&e.key) {
-                return stats;
+                return Walked::Ended(stats);
             }
             let mut place = |x: Entry<V::Key, V::Extra>, now: &mut Vec<_>| {
                 stats.pushes += 1;
@@ -155,13 +200,13 @@ where
             };
             match visitor.visit(a, b, &e) {
                 Step::Prune => {}
-                Step::Stop => return stats,
+                Step::Stop => return Walked::Ended(stats),
                 Step::Leaves => {
                     let flow = for_each_face_pair(a, e.na as usize, b, e.nb as usize, |fa, fb| {
                         visitor.face_pair(a, fa, b, fb, &e)
                     });
                     if flow == Flow::Stop {
-                        return stats;
+                        return Walked::Ended(stats);
                     }
                 }
                 Step::SplitExtra(halves) => {
@@ -193,5 +238,5 @@ where
             stats.peak = stats.peak.max((heap.len() + now.len()) as u64);
         }
     }
-    stats
+    Walked::Ended(stats)
 }

@@ -9,17 +9,31 @@ use super::descent::descend_a;
 use super::prefetch::prefetch;
 use crate::{DescentRule, QueryStats};
 
-/// A depth-first query: its pruning test on volume pairs and what it does at kept pairs of leaves.
+/// A depth-first query: its pruning test on volume pairs, the order of kept siblings and what it does at kept
+/// pairs of leaves.
 pub(crate) trait DepthFirstVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>> {
+    /// What a kept pair carries until it is handled: its rank among kept siblings (the smaller is handled first;
+    /// ties and incomparable keys keep child 0 first) and what [`still_open`](Self::still_open) re-checks. `()`
+    /// for queries that need neither (collide).
+    type Key: Copy + PartialOrd;
+
     /// Whether the pair of A's volume `a` and B's volume `b` (moved into A's frame) may hold something the query
-    /// looks for; `false` prunes the pair. Must be conservative for the query's guarantee.
-    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> bool;
+    /// looks for, with its key; `None` prunes the pair. Must be conservative for the query's guarantee.
+    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> Option<Self::Key>;
 
     /// [`keep`](Self::keep) of two pairs at once (the two children of a split pair); override to test them
     /// together (two SIMD lanes).
     #[inline(always)]
-    fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [bool; 2] {
+    fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<Self::Key>; 2] {
         [self.keep(a[0], b[0]), self.keep(a[1], b[1])]
+    }
+
+    /// Whether a kept pair still matters when its turn comes (a distance query has found closer pairs since it
+    /// was kept); `false` drops it untouched. Default: always.
+    #[inline(always)]
+    fn still_open(&self, key: &Self::Key) -> bool {
+        let _ = key;
+        true
     }
 
     /// Handles a kept pair of leaves (see [`for_each_face_pair`](super::for_each_face_pair)).
@@ -34,27 +48,23 @@ pub(crate) trait DepthFirstVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar
 /// stack entry makes entries 12 bytes instead of a volume's size, so
 /// splitting A copies no volumes.
 #[derive(Clone, Copy)]
-struct Pending {
+struct Pending<K> {
     na: u32,
     nb: u32,
     moved: u32,
+    key: K,
 }
 
-/// Walks the test tree of `a` × `b` depth first (child 0 first), splitting
-/// kept pairs by `rule`, and hands kept leaf pairs to `visitor`. Counts volume
-/// tests in `stats`: kept ones as overlapping, pruned ones as disjoint.
+/// Walks the test tree of `a` × `b` below the node pair `start` (the roots: `(0, 0)`) depth first (of two kept children, the
+/// one with the smaller key first, child 0 on ties), splitting kept pairs by
+/// `rule`, and hands kept leaf pairs to `visitor`. Counts volume tests in
+/// `stats`: kept ones as overlapping, pruned ones as disjoint. Returns the
+/// largest number of pairs that waited on the stack at once.
 ///
 /// The two children of a split pair are tested together, as soon as the
 /// pair is split ([`DepthFirstVisitor::keep_pair`]), so the stack only
 /// holds kept pairs; the set of tests (the BVTT) is the same as
 /// testing on pop, only their order differs.
-///
-/// The kept children are pushed with branches, not with a branch-free
-/// "write, then advance the top by the verdict": which test overlaps is a
-/// coin flip in close proximity, but a predicted branch lets the processor
-/// start the next pair's node loads (mostly cache misses) while the current
-/// tests are still being computed, and a mispredicted one costs less than
-/// waiting for every verdict before the next load can issue.
 ///
 /// Never inlined: the SLP vectoriser's packing of the two-lane tests
 /// depends on the surrounding code, and inlined into a large caller it fell
@@ -66,34 +76,42 @@ pub(crate) fn depth_first<A, B, V>(
     a: &A,
     b: &B,
     b_in_a: &Pose<A::Scalar>,
+    start: (u32, u32),
     rule: DescentRule,
     visitor: &mut V,
     stats: &mut QueryStats,
-) where
+) -> usize
+where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
     V: DepthFirstVisitor<A, B>,
 {
     let (nodes_a, nodes_b) = (a.nodes(), b.nodes());
-    let mut stack: Vec<Pending> = Vec::with_capacity(64);
-    let root_b = nodes_b[0].bv.transformed(b_in_a);
+    let mut stack: Vec<Pending<V::Key>> = Vec::with_capacity(64);
+    let mut peak = 0;
+    let (na, nb) = start;
+    let root_b = nodes_b[nb as usize].bv.transformed(b_in_a);
     let mut arena = Arena::new(root_b);
     // Counted locally and added to `stats` once: `stats` is also handed to
     // the visitor, so updating it in the loop would go through memory.
     let (mut tests, mut overlapping) = (1u64, 0u64);
-    if visitor.keep(&nodes_a[0].bv, &root_b) {
+    if let Some(key) = visitor.keep(&nodes_a[na as usize].bv, &root_b) {
         overlapping += 1;
         stack.push(Pending {
-            na: 0,
-            nb: 0,
+            na,
+            nb,
             moved: 0,
+            key,
         });
     }
-    while let Some(Pending { na, nb, moved }) = stack.pop() {
+    while let Some(Pending { na, nb, moved, key }) = stack.pop() {
         let (na, nb) = (na as usize, nb as usize);
         let (node_a, node_b) = (&nodes_a[na], &nodes_b[nb]);
         let (leaf_a, leaf_b) = (node_a.is_leaf(), node_b.is_leaf());
         arena.release_above(moved);
+        if !visitor.still_open(&key) {
+            continue;
+        }
         if leaf_a && leaf_b {
             if visitor.leaves(a, na, b, nb, stats) == Flow::Stop {
                 break;
@@ -105,19 +123,9 @@ pub(crate) fn depth_first<A, B, V>(
             let b_moved = arena.get(moved);
             let keep = visitor.keep_pair([&nodes_a[c].bv, &nodes_a[c + 1].bv], [b_moved, b_moved]);
             tests += 2;
-            overlapping += u64::from(keep[0]) + u64::from(keep[1]);
+            overlapping += kept(&keep);
             let (nb, c) = (nb as u32, c as u32);
-            // Child 1 first, so that child 0 is popped first.
-            if keep[1] {
-                stack.push(Pending {
-                    na: c + 1,
-                    nb,
-                    moved,
-                });
-            }
-            if keep[0] {
-                stack.push(Pending { na: c, nb, moved });
-            }
+            push_ordered(&mut stack, keep, |k| (c + k, nb, moved));
         } else {
             let c = node_b.first_child();
             warm(nodes_b, c);
@@ -125,25 +133,58 @@ pub(crate) fn depth_first<A, B, V>(
             let children = A::Bv::transformed_pair([&nodes_b[c].bv, &nodes_b[c + 1].bv], b_in_a);
             let keep = visitor.keep_pair([&node_a.bv, &node_a.bv], [&children[0], &children[1]]);
             tests += 2;
-            overlapping += u64::from(keep[0]) + u64::from(keep[1]);
+            overlapping += kept(&keep);
             let (na, c) = (na as u32, c as u32);
-            if keep[1] {
-                let moved = arena.push(children[1]);
-                stack.push(Pending {
-                    na,
-                    nb: c + 1,
-                    moved,
-                });
-            }
-            if keep[0] {
-                let moved = arena.push(children[0]);
-                stack.push(Pending { na, nb: c, moved });
-            }
+            push_ordered(&mut stack, keep, |k| {
+                (na, c + k, arena.push(children[k as usize]))
+            });
         }
+        peak = peak.max(stack.len());
     }
     stats.bv_tests += tests;
     stats.bv_overlapping += overlapping;
     stats.bv_disjoint += tests - overlapping;
+    peak
+}
+
+/// How many of the two verdicts keep their pair.
+#[inline(always)]
+fn kept<K>(keep: &[Option<K>; 2]) -> u64 {
+    u64::from(keep[0].is_some()) + u64::from(keep[1].is_some())
+}
+
+/// Pushes the kept children of a split pair so that the one with the smaller key is popped first (child 0 on
+/// ties, incomparable keys and `()` keys); `place(k)` gives child `k`'s nodes and arena slot, and is called for
+/// kept children only, in push order.
+///
+/// The pushes are branches, not a branch-free "write, then advance the top by the verdict": which test overlaps
+/// is a coin flip in close proximity, but a predicted branch lets the processor start the next pair's node loads
+/// (mostly cache misses) while the current tests are still being computed, and a mispredicted one costs less than
+/// waiting for every verdict before the next load can issue.
+#[inline(always)]
+fn push_ordered<K: Copy + PartialOrd>(
+    stack: &mut Vec<Pending<K>>,
+    keep: [Option<K>; 2],
+    mut place: impl FnMut(u32) -> (u32, u32, u32),
+) {
+    let mut push = |k: u32, key: K| {
+        let (na, nb, moved) = place(k);
+        stack.push(Pending { na, nb, moved, key });
+    };
+    match keep {
+        [Some(k0), Some(k1)] if k1 < k0 => {
+            push(0, k0);
+            push(1, k1);
+        }
+        _ => {
+            if let Some(k1) = keep[1] {
+                push(1, k1);
+            }
+            if let Some(k0) = keep[0] {
+                push(0, k0);
+            }
+        }
+    }
 }
 
 /// Prefetches the children of `nodes[i]` (two adjacent nodes) if it has any.

@@ -10,7 +10,6 @@ mod prefetch;
 
 pub(crate) use best_first::{BestFirstVisitor, Entry, Step, best_first};
 pub(crate) use depth_first::{DepthFirstVisitor, depth_first};
-pub(crate) use descent::descend_a;
 pub(crate) use leaves::{FaceRef, for_each_face_pair};
 
 /// Whether a traversal goes on.

@@ -125,7 +125,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             nb: 0,
             extra: (T::zero(), t_max),
         };
-        let queue = best_first(a, b, root, DescentRule::LargestDiameter, self);
+        let (queue, _) = best_first(a, b, root, DescentRule::LargestDiameter, self, usize::MAX);
         self.stats.queue_pushes += queue.pushes;
     }
 
