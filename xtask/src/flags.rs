@@ -44,8 +44,8 @@ pub enum Command {
     /// and dense discrete sampling; false negatives, false positives, time per query.
     BenchCcd(CcdFlags),
     /// Distance and tolerance queries: parallel close proximity over an ε sweep (every answer at least ε, all
-    /// volume types agreeing, rel_err bound, tolerance answers at ε/2 and 2ε) and transverse contact (distance
-    /// 0); medians, counters, CSV, SVG, JSON.
+    /// volume types agreeing, rel_err bound, tolerance answers at ε/2 and 2ε), transverse contact (distance
+    /// 0) and the sliding-sphere path (distance against the analytic curve); medians, counters, CSV, SVG, JSON.
     BenchDistance(DistanceFlags),
 }
 
@@ -53,9 +53,12 @@ pub enum Command {
 #[derive(Clone, Debug, Args)]
 #[command(after_help = "\
 Defaults: latlong t=101 s=200 (40,000 triangles), ε in {1e-3, 1e-2, 1e-1}, 50 queries per (BV type, ε, \
-rel_err ∈ {0, 0.1}) plus the tolerance queries and transverse contact, all three BV types, f64, one thread.
---quick: 3,600 triangles, 5 queries.
-Outputs: CSV on stdout and in <out>/distance.csv, <out>/distance.svg; exits non-zero if a check fails.
+rel_err ∈ {0, 0.1}) plus the tolerance queries and transverse contact, a sliding-sphere path of 1,001 \
+positions (the radius-0.8 sphere's centre from x = 0 to 2, new random rotations at each), all three BV types, \
+f64, one thread.
+--quick: 3,600 triangles, 5 queries, 101 path positions.
+Outputs: CSV on stdout and in <out>/distance.csv, <out>/distance.svg, the path in <out>/distance_path.csv and \
+<out>/distance_path.svg; exits non-zero if a check fails.
 
 Examples:
   cargo xtask bench-distance --quick
@@ -70,6 +73,9 @@ pub struct DistanceFlags {
     /// Gap values ε (comma list or repeated) [default: 1e-3,1e-2,1e-1].
     #[arg(long, value_delimiter = ',')]
     pub eps: Vec<f64>,
+    /// Positions on the sliding-sphere path (at least 2; 0 skips it) [default: 1,001; 101 with --quick].
+    #[arg(long)]
+    pub path_steps: Option<usize>,
 }
 
 /// Flags of `bench-ccd`.

@@ -7,6 +7,9 @@
 //!   `(1 + rel_err)` of the exact one; the tolerance query must answer "no" at `τ = ε/2` and "yes" at
 //!   `τ = max(2ε, d)`.
 //! - **Transverse contact**: unit spheres `√2` apart under random rotations: distance 0 every time.
+//! - **Sliding-sphere path** ([`distance_path`](super::distance_path)): the radius-0.8 sphere's centre from
+//!   `x = 0` to 2 beside the unit sphere, new random rotations at each position: the distance against the
+//!   analytic curve, within the tessellation's band.
 //!
 //! Times are wall time of the query call alone, medians over the queries, one thread by default.
 
@@ -19,6 +22,7 @@ use ccd_testkit::measure::min_face_plane_distance;
 use plotters::prelude::SeriesLabelPosition;
 use serde_json::{Value, json};
 
+use super::distance_path::{PathStep, outside_band, run_path, summary};
 use super::{BvJob, Verdict, build_model, cast_pose, dispatch, progress_bar, rotation_pairs};
 use crate::flags::{BvType, DistanceFlags};
 use crate::mesh::Tessellation;
@@ -54,6 +58,10 @@ struct Job<'a> {
     rows: Vec<Row>,
     /// Exact distances per (ε index, query), to compare volume types.
     exact: Vec<Vec<f64>>,
+    /// Positions of the sliding-sphere path (0: skipped).
+    path_steps: usize,
+    /// The path's positions, every volume type.
+    path: Vec<PathStep>,
     failures: Vec<String>,
 }
 
@@ -156,7 +164,27 @@ impl BvJob for Job<'_> {
             }
         }
         bar.finish_and_clear();
-        self.transverse::<T, B>(bv)
+        self.transverse::<T, B>(bv)?;
+        if self.path_steps >= 2 {
+            let steps = run_path::<T, B>(bv, self.tess, self.path_steps, self.flags.common.seed)?;
+            self.failures.extend(outside_band(&steps, 1.0 - self.d_min));
+            let (ms, bv_tests, primitive_tests) = summary(&steps);
+            let ds: Vec<f64> = steps.iter().map(|p| p.distance).collect();
+            self.rows.push(Row {
+                bv,
+                scene: "sliding path",
+                eps: 0.0,
+                rel_err: 0.0,
+                ms,
+                bv_tests,
+                primitive_tests,
+                pushes: f64::NAN,
+                peak: f64::NAN,
+                distance: median(&ds),
+            });
+            self.path.extend(steps);
+        }
+        Ok(())
     }
 }
 
@@ -263,6 +291,13 @@ pub fn run(flags: &DistanceFlags) -> Result<Verdict> {
     let tess = Tessellation::from_flags(&flags.mesh, default_tris)?;
     let queries = common.queries.unwrap_or(if common.quick { 5 } else { 50 });
     ensure!(queries >= 1, "--queries must be at least 1");
+    let path_steps = flags
+        .path_steps
+        .unwrap_or(if common.quick { 101 } else { 1001 });
+    ensure!(
+        path_steps != 1,
+        "--path-steps must be 0 (skip) or at least 2"
+    );
     let eps = if flags.eps.is_empty() {
         vec![1e-3, 1e-2, 1e-1]
     } else {
@@ -287,6 +322,10 @@ pub fn run(flags: &DistanceFlags) -> Result<Verdict> {
         ),
         "time = wall time of the distance / within_distance call; medians; counters are means"
             .into(),
+        format!(
+            "sliding path: {path_steps} positions x in [0, 2] of the radius-0.8 sphere, band = analytic ± sagitta {:.3e}",
+            1.0 - d_min
+        ),
         stamp.line(),
     ];
     for h in &header {
@@ -301,6 +340,8 @@ pub fn run(flags: &DistanceFlags) -> Result<Verdict> {
         queries,
         rows: Vec::new(),
         exact: Vec::new(),
+        path_steps,
+        path: Vec::new(),
         failures: Vec::new(),
     };
     for bv in common.bv_types() {
@@ -366,6 +407,9 @@ pub fn run(flags: &DistanceFlags) -> Result<Verdict> {
         legend: SeriesLabelPosition::UpperRight,
     }
     .write_svg(&out.join("distance.svg"))?;
+    if !job.path.is_empty() {
+        write_path(&job.path, &bvs, &out)?;
+    }
     if let Some(path) = &common.json {
         let rows: Vec<Value> = job
             .rows
@@ -376,18 +420,27 @@ pub fn run(flags: &DistanceFlags) -> Result<Verdict> {
                        "queue_pushes": r.pushes, "queue_peak": r.peak, "distance_median": r.distance})
             })
             .collect();
+        let steps: Vec<Value> = job
+            .path
+            .iter()
+            .map(|p| {
+                json!({"bv": p.bv.name(), "x": p.x, "distance": p.distance, "analytic": p.analytic,
+                       "time_ms": p.ms, "bv_tests": p.bv_tests, "primitive_tests": p.primitive_tests})
+            })
+            .collect();
         write_json(
             path,
-            &json!({"stamp": stamp.line(), "rows": rows, "failures": job.failures}),
+            &json!({"stamp": stamp.line(), "rows": rows, "path": steps, "failures": job.failures}),
         )?;
     }
     println!(
-        "## outputs: {0}/distance.csv, {0}/distance.svg",
+        "## outputs: {0}/distance.csv, {0}/distance.svg, {0}/distance_path.csv, {0}/distance_path.svg",
         out.display()
     );
     if job.failures.is_empty() {
         println!(
-            "## checks: every distance >= ε, types agree, rel_err bound held, tolerance answers right, transverse 0"
+            "## checks: every distance >= ε, types agree, rel_err bound held, tolerance answers right, transverse 0, \
+             path within the analytic band"
         );
         Ok(Verdict::Pass)
     } else {
@@ -399,4 +452,63 @@ pub fn run(flags: &DistanceFlags) -> Result<Verdict> {
             job.failures.len()
         )))
     }
+}
+
+/// The path's CSV (every position, every volume type) and its plot: the distance along the path per volume type
+/// with the analytic curve, and the time per query.
+fn write_path(path: &[PathStep], bvs: &[BvType], out: &std::path::Path) -> Result<()> {
+    let mut table = Table::new(&[
+        "bv",
+        "x",
+        "distance",
+        "analytic",
+        "time_ms",
+        "bv_tests",
+        "primitive_tests",
+    ]);
+    for p in path {
+        table.rows.push(vec![
+            p.bv.name().into(),
+            format!("{:.4}", p.x),
+            format!("{:.9e}", p.distance),
+            format!("{:.9e}", p.analytic),
+            format!("{:.4}", p.ms),
+            p.bv_tests.to_string(),
+            p.primitive_tests.to_string(),
+        ]);
+    }
+    table.write(&out.join("distance_path.csv"))?;
+    let of = |bv: BvType, f: fn(&PathStep) -> f64| -> Vec<(f64, f64)> {
+        path.iter()
+            .filter(|p| p.bv == bv)
+            .map(|p| (p.x, f(p)))
+            .collect()
+    };
+    let analytic = of(bvs[0], |p| p.analytic);
+    let mut series: Vec<Series> = bvs
+        .iter()
+        .map(|&bv| Series::bv(bv, of(bv, |p| p.distance)))
+        .collect();
+    series.push(Series::reference("analytic (spheres)", analytic));
+    Chart {
+        title: "Distance along the sliding-sphere path (exact query)".into(),
+        x_label: "centre of the radius-0.8 sphere, x".into(),
+        y_label: "distance".into(),
+        x_log: false,
+        series,
+        legend: SeriesLabelPosition::UpperMiddle,
+    }
+    .write_svg(&out.join("distance_path.svg"))?;
+    Chart {
+        title: "Distance along the sliding-sphere path: time per query".into(),
+        x_label: "centre of the radius-0.8 sphere, x".into(),
+        y_label: "time per query (ms)".into(),
+        x_log: false,
+        series: bvs
+            .iter()
+            .map(|&bv| Series::bv(bv, of(bv, |p| p.ms)))
+            .collect(),
+        legend: SeriesLabelPosition::UpperRight,
+    }
+    .write_svg(&out.join("distance_path_time.svg"))
 }

@@ -10,6 +10,7 @@
 pub mod archive;
 pub mod ccd;
 pub mod distance;
+mod distance_path;
 mod levels;
 pub mod proximity;
 pub mod transverse;
