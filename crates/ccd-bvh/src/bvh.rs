@@ -78,14 +78,14 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
     /// Writes the tree to `path` as a `.bvh` file, to be memory-mapped later
     /// with [`BvhFile::open`](crate::BvhFile::open).
     ///
+    /// The file is replaced atomically ([`replace_file`](crate::replace_file)):
+    /// an interrupted save leaves the previous file intact, and processes that
+    /// have the previous file mapped keep reading it.
+    ///
     /// # Errors
     /// [`FileError::Io`] if the file cannot be written.
     pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), FileError> {
-        let path = path.as_ref();
-        std::fs::write(path, self.to_bytes()?).map_err(|source| FileError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+        crate::replace_file(path.as_ref(), &self.to_bytes()?)
     }
 
     /// The options the tree was built with.

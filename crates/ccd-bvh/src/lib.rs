@@ -20,6 +20,7 @@ mod bvh;
 mod error;
 mod hierarchy;
 mod node;
+pub mod replace;
 mod view;
 
 pub use archive::{FileInfo, ScalarKind};
@@ -28,4 +29,5 @@ pub use bvh::Bvh;
 pub use error::{BuildError, FileError};
 pub use hierarchy::{Hierarchy, TreeStats};
 pub use node::{Face, MAX_LEAF_SIZE, Node, NodeKind};
+pub use replace::replace_file;
 pub use view::{BvhFile, BvhView, MappedBvh};

@@ -24,6 +24,7 @@ pub use ccd_bv::{
 };
 pub use ccd_bvh::{
     BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats,
+    replace_file,
 };
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
 pub use ccd_query::ccd_motion as motion;

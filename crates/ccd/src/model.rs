@@ -76,19 +76,19 @@ impl<T: Real, B: BoundingVolume<T>> Model<T, B> {
     /// Saves the model's hierarchy as a `.bvh` file (precompute once; later
     /// [`Model::open`] maps it in place).
     ///
+    /// The file is replaced atomically ([`ccd_bvh::replace_file`]): an
+    /// interrupted save leaves the previous file intact, processes that have
+    /// the previous file mapped keep reading it, and a model opened from a
+    /// file may be saved over that very file (it keeps its mapping of the
+    /// old contents; reopen to map the new file).
+    ///
     /// # Errors
     /// [`Error::File`] if the file cannot be written. A model that was itself
     /// opened from a file is saved by copying that file's bytes.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         match &self.tree {
             Tree::Owned(bvh) => bvh.save(path)?,
-            Tree::Mapped(m) => {
-                let path = path.as_ref();
-                std::fs::write(path, m.bytes()).map_err(|source| ccd_bvh::FileError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-            }
+            Tree::Mapped(m) => ccd_bvh::replace_file(path.as_ref(), m.bytes())?,
         }
         Ok(())
     }

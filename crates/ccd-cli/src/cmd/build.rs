@@ -1,6 +1,7 @@
 //! `ccd build MESH -o FILE.bvh`: build a hierarchy and save it.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use ccd::io::MeshData;
@@ -11,6 +12,13 @@ use crate::args::{BuildArgs, fit_name};
 
 /// Runs `ccd build`; prints a one-line summary.
 pub fn run(args: &BuildArgs, out: &mut dyn Write) -> Result<()> {
+    if same_file(&args.mesh, &args.output) {
+        bail!(
+            "the output {} is the input mesh {}; choose another output path",
+            args.output.display(),
+            args.mesh.display()
+        );
+    }
     let Source::Mesh(mesh) = Input::read(&args.mesh)?.source else {
         bail!(
             "{} is already a .bvh file; `ccd build` takes a mesh (.obj, .stl, .ply)",
@@ -18,6 +26,24 @@ pub fn run(args: &BuildArgs, out: &mut dyn Write) -> Result<()> {
         );
     };
     with_types(args.tree.kind(), Job { args, mesh, out })
+}
+
+/// Whether `a` and `b` name one existing file (the same inode on Unix, so hard links and symbolic links count;
+/// the same canonical path elsewhere).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        (Ok(x), Ok(y)) => {
+            use std::os::unix::fs::MetadataExt;
+            (x.dev(), x.ino()) == (y.dev(), y.ino())
+        }
+        #[cfg(not(unix))]
+        (Ok(_), Ok(_)) => matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        ),
+        _ => false,
+    }
 }
 
 struct Job<'a> {
@@ -36,7 +62,7 @@ impl Typed for Job<'_> {
         let bytes = bvh
             .to_bytes()
             .map_err(|e| super::in_file(&args.output, e))?;
-        std::fs::write(&args.output, &bytes)
+        ccd::replace_file(&args.output, &bytes)
             .with_context(|| format!("cannot write {}", args.output.display()))?;
         let stats = bvh.stats();
         writeln!(

@@ -1,0 +1,114 @@
+//! `ccd build` never destroys data: it refuses to write over its input, and an interrupted write leaves the
+//! previous output intact (the archive is written beside it and renamed over it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ccd(args: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccd"))
+        .args(args)
+        .output()
+        .expect("the ccd binary runs")
+}
+
+fn mesh(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/meshes")
+        .join(name)
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("ccd-cli-build-output")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Asserts the one-line error contract (status 1, one `error:` line) and returns the line.
+fn refused(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    err
+}
+
+/// `ccd build x.obj -o x.obj` (also through a hard link or a symbolic link) is refused and leaves the mesh as
+/// it was.
+#[test]
+fn output_over_the_input_is_refused() {
+    let dir = scratch("same");
+    let obj = dir.join("cube.obj");
+    std::fs::copy(mesh("cube.obj"), &obj).expect("copy the mesh");
+    let before = std::fs::read(&obj).expect("read");
+    let hard = dir.join("hard.obj");
+    std::fs::hard_link(&obj, &hard).expect("hard link");
+    let mut aliases = vec![obj.clone(), hard];
+    #[cfg(unix)]
+    {
+        let soft = dir.join("soft.bvh");
+        std::os::unix::fs::symlink(&obj, &soft).expect("symlink");
+        aliases.push(soft);
+    }
+    for out in &aliases {
+        let line = refused(&ccd(&[Path::new("build"), &obj, Path::new("-o"), out]));
+        assert!(line.contains("is the input mesh"), "{line}");
+        assert_eq!(
+            std::fs::read(&obj).expect("read"),
+            before,
+            "{}",
+            out.display()
+        );
+    }
+    // A different output is fine.
+    let ok = ccd(&[
+        Path::new("build"),
+        &obj,
+        Path::new("-o"),
+        &dir.join("cube.bvh"),
+    ]);
+    assert!(ok.status.success(), "{ok:?}");
+}
+
+/// A build killed by a file-size limit while writing leaves the previous archive byte for byte, still valid.
+#[cfg(unix)]
+#[test]
+fn interrupted_write_leaves_the_previous_file() {
+    let dir = scratch("interrupted");
+    let out = dir.join("model.bvh");
+    let small = ccd(&[Path::new("build"), &mesh("cube.obj"), Path::new("-o"), &out]);
+    assert!(small.status.success(), "{small:?}");
+    let before = std::fs::read(&out).expect("read");
+    // 8 blocks of 512 bytes: more than the cube's archive, less than the icosphere's.
+    assert!(before.len() < 4096, "{} bytes", before.len());
+    let limited = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 8 && exec \"$0\" build \"$1\" -o \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_ccd"))
+        .arg(mesh("icosphere-2-binary.ply"))
+        .arg(&out)
+        .output()
+        .expect("sh runs");
+    assert!(
+        !limited.status.success(),
+        "the limited build should fail: {limited:?}"
+    );
+    assert_eq!(
+        std::fs::read(&out).expect("read"),
+        before,
+        "the previous archive changed"
+    );
+    let info = ccd(&[Path::new("info"), &out]);
+    assert!(info.status.success(), "{info:?}");
+    // Without the limit the same build replaces it.
+    let full = ccd(&[
+        Path::new("build"),
+        &mesh("icosphere-2-binary.ply"),
+        Path::new("-o"),
+        &out,
+    ]);
+    assert!(full.status.success(), "{full:?}");
+    assert!(std::fs::read(&out).expect("read").len() > before.len());
+}
