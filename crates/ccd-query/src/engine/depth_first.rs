@@ -88,7 +88,6 @@ where
 {
     let (nodes_a, nodes_b) = (a.nodes(), b.nodes());
     let mut stack: Vec<Pending<V::Key>> = Vec::with_capacity(64);
-    let mut peak = 0;
     let (na, nb) = start;
     let root_b = nodes_b[nb as usize].bv.transformed(b_in_a);
     let mut arena = Arena::new(root_b);
@@ -104,6 +103,7 @@ where
             key,
         });
     }
+    let mut peak = stack.len();
     while let Some(Pending { na, nb, moved, key }) = stack.pop() {
         let (na, nb) = (na as usize, nb as usize);
         let (node_a, node_b) = (&nodes_a[na], &nodes_b[nb]);
