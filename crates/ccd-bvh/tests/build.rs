@@ -185,6 +185,8 @@ fn bad_input_is_a_typed_error() {
     };
     assert_eq!(build(vec![], &[[0, 1, 2]], &o), Err(BuildError::NoVertices));
     assert_eq!(build(v.clone(), &[], &o), Err(BuildError::NoTriangles));
+    // Neither: the missing triangles are what a faceless mesh file lacks (its unused vertices are dropped).
+    assert_eq!(build(vec![], &[], &o), Err(BuildError::NoTriangles));
     assert_eq!(
         build(v.clone(), &[[0, 1, 3]], &o),
         Err(BuildError::FaceIndexOutOfRange {

@@ -112,3 +112,18 @@ fn interrupted_write_leaves_the_previous_file() {
     assert!(full.status.success(), "{full:?}");
     assert!(std::fs::read(&out).expect("read").len() > before.len());
 }
+
+/// A mesh file with vertices but no faces is refused as having no triangles (not "no vertices").
+#[test]
+fn a_mesh_without_faces_has_no_triangles() {
+    let dir = scratch("faceless");
+    let obj = dir.join("points.obj");
+    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\n").expect("write");
+    let line = refused(&ccd(&[
+        Path::new("build"),
+        &obj,
+        Path::new("-o"),
+        &dir.join("p.bvh"),
+    ]));
+    assert!(line.contains("no triangles"), "{line}");
+}

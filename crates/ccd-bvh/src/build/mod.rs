@@ -43,11 +43,13 @@ pub(crate) fn validate<T: Real>(
             max: MAX_LEAF_SIZE,
         });
     }
-    if vertices.is_empty() {
-        return Err(BuildError::NoVertices);
-    }
+    // Triangles first: a mesh file with vertices but no faces reaches here with its unused vertices dropped, and
+    // "no triangles" is what is wrong with it.
     if triangles.is_empty() {
         return Err(BuildError::NoTriangles);
+    }
+    if vertices.is_empty() {
+        return Err(BuildError::NoVertices);
     }
     if vertices.len() > u32::MAX as usize {
         return Err(BuildError::TooLarge {
