@@ -501,7 +501,7 @@ pub fn parse_pose(s: &str) -> Result<PoseArg, String> {
             let max = ccd::Limits::F64.angle_max;
             if angle > max {
                 return Err(format!(
-                    "rotation vector ({rx}, {ry}, {rz}): angle {angle:e} rad is out of the supported range [0, {max}]"
+                    "rotation vector ({rx:?}, {ry:?}, {rz:?}): angle {angle:e} rad is out of the supported range [0, {max}]"
                 ));
             }
             let q = UnitQuaternion::from_scaled_axis(v);
