@@ -10,7 +10,9 @@ use crate::engine::{
     BestFirstVisitor, DepthFirstVisitor, Entry, FaceRef, Flow, Step, best_first, depth_first,
     for_each_face_pair,
 };
-use crate::primitive::{distance_triangle_triangle, triangle_distance_lower_bound};
+use crate::primitive::{
+    TriangleDistance, distance_triangle_triangle, triangle_distance_lower_bound,
+};
 use crate::{DescentRule, QueryStats};
 
 /// Options of [`distance`].
@@ -228,6 +230,37 @@ where
     })
 }
 
+/// The distance between face `fa` of `a` and face `fb` of `b` mapped into A's frame by `b_in_a` (as
+/// [`crate::collide`] maps them), unless the certified plane-gap bound
+/// ([`triangle_distance_lower_bound`]) already satisfies `skip`: then `None`, the full distance not computed.
+pub(crate) fn leaf_distance<A, B>(
+    a: &A,
+    fa: FaceRef,
+    b: &B,
+    fb: FaceRef,
+    b_in_a: &Pose<A::Scalar>,
+    skip: impl FnOnce(A::Scalar) -> bool,
+) -> Option<TriangleDistance<A::Scalar>>
+where
+    A: Hierarchy,
+    B: Hierarchy<Scalar = A::Scalar>,
+{
+    let ta = a.triangle(fa.slot);
+    let t = b.triangle(fb.slot);
+    let tb = [
+        b_in_a.transform_array(&t[0]),
+        b_in_a.transform_array(&t[1]),
+        b_in_a.transform_array(&t[2]),
+    ];
+    if skip(triangle_distance_lower_bound(&ta, &tb)) {
+        return None;
+    }
+    Some(distance_triangle_triangle(
+        &ta.map(Vector3::from),
+        &tb.map(Vector3::from),
+    ))
+}
+
 /// Largest number of node pairs [`distance`] keeps in its priority queue before it goes on depth first.
 pub const QUEUE_CAPACITY: usize = 1024;
 
@@ -251,7 +284,7 @@ struct Found<T> {
     tri_b: u32,
 }
 
-/// The distance visitor of the depth-first engine.
+/// The distance visitor of both engines (best-first first, then depth-first from each waiting pair).
 struct Nearest<T: Real> {
     b_in_a: Pose<T>,
     moved: MoveRounding<T>,
@@ -287,12 +320,9 @@ impl<T: Real> Nearest<T> {
         B: Hierarchy<Scalar = T>,
     {
         self.stats.primitive_tests += 1;
-        let ta = a.triangle(fa.slot);
-        let tb = b.triangle(fb.slot).map(|p| self.b_in_a.transform_array(&p));
-        if self.hopeless(triangle_distance_lower_bound(&ta, &tb)) {
+        let Some(d) = leaf_distance(a, fa, b, fb, &self.b_in_a, |lb| self.hopeless(lb)) else {
             return Flow::Continue;
-        }
-        let d = distance_triangle_triangle(&ta.map(Vector3::from), &tb.map(Vector3::from));
+        };
         if d.distance < self.bound {
             self.bound = d.distance;
             let r = &self.request;

@@ -7,9 +7,8 @@ use ccd_bv::{BoundingVolume, Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use crate::distance::Closest;
+use crate::distance::{Closest, leaf_distance};
 use crate::engine::{DepthFirstVisitor, Flow, depth_first, for_each_face_pair};
-use crate::primitive::{distance_triangle_triangle, triangle_distance_lower_bound};
 use crate::{DescentRule, QueryStats};
 
 /// What [`within_distance`] decided.
@@ -146,12 +145,10 @@ where
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
         for_each_face_pair(a, na, b, nb, |fa, fb| {
             stats.tri_tests += 1;
-            let ta = a.triangle(fa.slot);
-            let tb = b.triangle(fb.slot).map(|p| self.b_in_a.transform_array(&p));
-            if triangle_distance_lower_bound(&ta, &tb) > self.tolerance {
+            let tolerance = self.tolerance;
+            let Some(d) = leaf_distance(a, fa, b, fb, &self.b_in_a, |lb| lb > tolerance) else {
                 return Flow::Continue;
-            }
-            let d = distance_triangle_triangle(&ta.map(Vector3::from), &tb.map(Vector3::from));
+            };
             if d.distance <= self.tolerance {
                 stats.contacts += 1;
                 self.witness = Some((d.distance, d.point_a, d.point_b, fa.id, fb.id));
