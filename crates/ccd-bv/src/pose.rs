@@ -60,8 +60,27 @@ impl<T: Real> Pose<T> {
 
     /// Pose of B's frame in A's frame, given both models' world poses:
     /// `pose_a⁻¹ · pose_b`.
+    ///
+    /// # Guarantee
+    /// A shared rotation cancels exactly: where both quaternions are equal (or opposite: the same rotation), the
+    /// relative rotation is the exact identity matrix rather than the rounded conversion of `q⁻¹q ≈ 1`, which
+    /// scales by `1 − 4ε` or so and would move every one of B's vertices off A's. Equal translations give
+    /// exactly zero. So two models at one pose see each other's vertices exactly where their own are, and a
+    /// shared rotation with different positions leaves only the rounded offset. Otherwise the rotation is the
+    /// rounded product, within a few ulps of the exact relative rotation.
     pub fn relative(pose_a: &Isometry3<T>, pose_b: &Isometry3<T>) -> Self {
-        Self::from_isometry(&pose_a.inv_mul(pose_b))
+        let inverse_a = pose_a.rotation.inverse();
+        let trans =
+            inverse_a.transform_vector(&(pose_b.translation.vector - pose_a.translation.vector));
+        let (qa, qb) = (pose_a.rotation.coords, pose_b.rotation.coords);
+        let rot = if qa == qb || qa == -qb {
+            Matrix3::identity()
+        } else {
+            (inverse_a * pose_b.rotation)
+                .to_rotation_matrix()
+                .into_inner()
+        };
+        Self::from_parts(rot, trans)
     }
 
     /// [`Pose::relative`] of two poses checked against the supported range of `T`
