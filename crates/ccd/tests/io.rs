@@ -263,6 +263,7 @@ fn obj_index_out_of_range_names_the_face() {
         matches!(
             &e,
             Error::Mesh(MeshError::IndexOutOfRange {
+                line: Some(10),
                 face: 3,
                 index: 9,
                 vertices: 4,
@@ -271,7 +272,12 @@ fn obj_index_out_of_range_names_the_face() {
         ),
         "{e:?}"
     );
-    assert_one_line_naming(&e, "index-out-of-range.obj");
+    assert!(
+        e.to_string().ends_with(
+            "index-out-of-range.obj:10: face 3 refers to vertex 9, but there are only 4 vertices"
+        ),
+        "{e}"
+    );
     assert!(matches!(
         model_error("bad/index-out-of-range.obj"),
         Error::Mesh(MeshError::IndexOutOfRange { .. })
@@ -307,6 +313,7 @@ fn ply_negative_index_is_out_of_range() {
         matches!(
             &e,
             Error::Mesh(MeshError::IndexOutOfRange {
+                line: None,
                 face: 3,
                 index: -1,
                 vertices: 4,
@@ -354,17 +361,26 @@ fn two_vertex_face_is_not_a_triangle() {
 }
 
 #[test]
-fn truncated_binary_stl_is_a_parse_error() {
+fn truncated_binary_stl_is_a_count_mismatch() {
     let e = model_error("bad/truncated-binary.stl");
-    match &e {
-        Error::Mesh(MeshError::Parse {
-            format: "STL",
-            message,
-            ..
-        }) => assert!(message.contains("truncated"), "{message}"),
-        other => panic!("{other:?}"),
-    }
+    assert!(
+        matches!(
+            &e,
+            Error::Mesh(MeshError::StlCountMismatch {
+                declared: 12,
+                bytes: 454,
+                holds: None,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
     assert_one_line_naming(&e, "truncated-binary.stl");
+    assert!(
+        e.to_string()
+            .contains("declares 12 triangles (684 bytes) but the file has 454 bytes"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! Wavefront OBJ through `tobj`.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
-use super::{MeshData, MeshError, check_vertex_count, io_error, parse_error};
+use super::error::parse_error;
+use super::file::read_bounded;
+use super::{MeshData, MeshError, check_vertex_count};
 use crate::Error;
 
 const FORMAT: &str = "OBJ";
@@ -23,17 +23,20 @@ const FORMAT: &str = "OBJ";
 ///
 /// # Errors
 /// [`Error::Mesh`] with
-/// - [`MeshError::Io`] if the file cannot be opened;
+/// - the errors of bounded reading: [`MeshError::Io`],
+///   [`MeshError::NotAFile`], [`MeshError::FileTooLarge`],
+///   [`MeshError::OutOfMemory`] (see the [module docs](super));
 /// - [`MeshError::Parse`] for malformed lines (a `v` with too few numbers, a
 ///   face with a non-numeric index, invalid UTF-8, …);
 /// - [`MeshError::NotTriangles`] for a face (or `l` element) with fewer than
 ///   three vertices;
 /// - [`MeshError::IndexOutOfRange`] for a face index outside the vertices
-///   declared before it (OBJ indices are resolved while reading);
+///   declared before it, naming its line (OBJ indices are resolved while
+///   reading);
 /// - [`MeshError::TooLarge`] past 2³² vertices.
 pub fn read_obj(path: impl AsRef<Path>) -> Result<MeshData, Error> {
     let path = path.as_ref();
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let bytes = read_bounded(path)?;
     let options = tobj::LoadOptions {
         single_index: false,
         triangulate: false,
@@ -41,10 +44,9 @@ pub fn read_obj(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         ignore_lines: false,
     };
     // Materials are never needed: answer every `mtllib` with an empty library.
-    let (models, _materials) = tobj::load_obj_buf(&mut BufReader::new(file), &options, |_| {
-        Ok(Default::default())
-    })
-    .map_err(|e| load_error(path, e))?;
+    let (models, _materials) =
+        tobj::load_obj_buf(&mut bytes.as_slice(), &options, |_| Ok(Default::default()))
+            .map_err(|e| load_error(path, &bytes, e))?;
     Ok(merge(path, models)?)
 }
 
@@ -91,11 +93,12 @@ fn merge(path: &Path, models: Vec<tobj::Model>) -> Result<MeshData, MeshError> {
     Ok(out)
 }
 
-/// Translates a `tobj` error, locating an out-of-range index in the file.
-fn load_error(path: &Path, e: tobj::LoadError) -> MeshError {
+/// Translates a `tobj` error, locating an out-of-range index in the file's
+/// `bytes`.
+fn load_error(path: &Path, bytes: &[u8], e: tobj::LoadError) -> MeshError {
     match e {
         tobj::LoadError::FaceVertexOutOfBounds => {
-            find_bad_index(path).unwrap_or_else(|| parse_error(path, FORMAT, e))
+            find_bad_index(path, bytes).unwrap_or_else(|| parse_error(path, FORMAT, e))
         }
         tobj::LoadError::ReadError => parse_error(
             path,
@@ -108,12 +111,11 @@ fn load_error(path: &Path, e: tobj::LoadError) -> MeshError {
 
 /// Finds the first face index that refers to no vertex declared before the
 /// face, for an error message that names it. `tobj` only reports that one
-/// exists; this re-reads the file on that error path alone.
-fn find_bad_index(path: &Path) -> Option<MeshError> {
-    let text = std::fs::read(path).ok()?;
-    let text = String::from_utf8_lossy(&text);
+/// exists; this re-scans the file on that error path alone.
+fn find_bad_index(path: &Path, bytes: &[u8]) -> Option<MeshError> {
+    let text = String::from_utf8_lossy(bytes);
     let (mut vertices, mut face) = (0usize, 0usize);
-    for line in text.lines() {
+    for (number, line) in (1..).zip(text.lines()) {
         let mut words = line.split_whitespace();
         match words.next() {
             Some("v") => vertices += 1,
@@ -128,6 +130,7 @@ fn find_bad_index(path: &Path) -> Option<MeshError> {
                     if !valid {
                         return Some(MeshError::IndexOutOfRange {
                             path: path.to_path_buf(),
+                            line: Some(number),
                             face,
                             index,
                             vertices,
