@@ -285,6 +285,57 @@ fn obj_index_out_of_range_names_the_face() {
 }
 
 #[test]
+fn obj_syntax_errors_name_the_line_and_its_text() {
+    let cases: [(&str, &[u8], &str); 6] = [
+        (
+            "coordinate.obj",
+            b"v 0 0 0\nv 1 x 0\n",
+            "line 2: position parse error: `v 1 x 0`",
+        ),
+        (
+            "two-numbers.obj",
+            b"# c\n\nv 1 2\n",
+            "line 3: position parse error: `v 1 2`",
+        ),
+        (
+            "w-zero.obj",
+            b"v 1 2 3 0\n",
+            "line 1: scaling (w) by zero: `v 1 2 3 0`",
+        ),
+        (
+            "normal.obj",
+            b"v 0 0 0\nvn 0 nan? 1\n",
+            "line 2: normal parse error: `vn 0 nan? 1`",
+        ),
+        (
+            "face.obj",
+            b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 three\n",
+            "line 4: face parse error: `f 1 2 three`",
+        ),
+        (
+            "latin1.obj",
+            b"v 0 0 0\no caf\xe9\n",
+            "line 2: not UTF-8 text",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let path = scratch(name);
+        std::fs::write(&path, bytes).unwrap();
+        let e = read_obj(&path).unwrap_err();
+        assert!(
+            matches!(&e, Error::Mesh(MeshError::Parse { format: "OBJ", .. })),
+            "{name}: {e:?}"
+        );
+        assert_one_line_naming(&e, name);
+        assert!(
+            e.to_string()
+                .ends_with(&format!("{name}: invalid OBJ file: {message}")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn ply_index_out_of_range_is_rejected_by_the_builder() {
     let raw = read_ply(fixture("bad/index-out-of-range.ply")).unwrap();
     assert_eq!(raw.triangles[3], [1, 2, 7]);

@@ -93,20 +93,80 @@ fn merge(path: &Path, models: Vec<tobj::Model>) -> Result<MeshData, MeshError> {
     Ok(out)
 }
 
-/// Translates a `tobj` error, locating an out-of-range index in the file's
-/// `bytes`.
+/// Translates a `tobj` error, which names no line, into one that names the
+/// offending line of the file's `bytes` and its text (or, for an index out of
+/// range, the index) where it can be found.
 fn load_error(path: &Path, bytes: &[u8], e: tobj::LoadError) -> MeshError {
-    match e {
-        tobj::LoadError::FaceVertexOutOfBounds => {
-            find_bad_index(path, bytes).unwrap_or_else(|| parse_error(path, FORMAT, e))
+    use tobj::LoadError as L;
+    let keywords: &[&str] = match e {
+        L::FaceVertexOutOfBounds => {
+            return find_bad_index(path, bytes).unwrap_or_else(|| parse_error(path, FORMAT, e));
         }
-        tobj::LoadError::ReadError => parse_error(
-            path,
-            FORMAT,
-            "read error (the file could not be read or is not UTF-8 text)",
-        ),
-        other => parse_error(path, FORMAT, other),
+        L::ReadError => {
+            return match bytes
+                .split(|&b| b == b'\n')
+                .position(|line| std::str::from_utf8(line).is_err())
+            {
+                Some(i) => {
+                    parse_error(path, FORMAT, format_args!("line {}: not UTF-8 text", i + 1))
+                }
+                None => parse_error(path, FORMAT, "read error"),
+            };
+        }
+        L::PositionParseError | L::ScalingByZeroError | L::ColorParseError => &["v"],
+        L::TexcoordParseError => &["vt"],
+        L::NormalParseError => &["vn"],
+        L::FaceParseError => &["f", "l"],
+        other => return parse_error(path, FORMAT, other),
+    };
+    match find_bad_line(bytes, keywords) {
+        Some((number, line)) => {
+            parse_error(path, FORMAT, format_args!("line {number}: {e}: `{line}`"))
+        }
+        None => parse_error(path, FORMAT, e),
     }
+}
+
+/// The longest line text quoted in an error message, in characters.
+const QUOTE_CHARS: usize = 60;
+
+/// The first line starting with one of `keywords` that `tobj` rejects, with
+/// its number (from 1) and its text (cut to [`QUOTE_CHARS`]): a `v` needs
+/// three numbers, then nothing, a non-zero `w` or three colour values; a
+/// `vt` two numbers and a `vn` three; every index of an `f` or `l` element
+/// must be an integer (whether it names a vertex is [`find_bad_index`]'s
+/// question).
+fn find_bad_line(bytes: &[u8], keywords: &[&str]) -> Option<(usize, String)> {
+    let text = String::from_utf8_lossy(bytes);
+    let number = |w: &&str| w.parse::<f64>().is_ok();
+    let numbers = |values: &[&str], n: usize| values.len() >= n && values[..n].iter().all(number);
+    for (index, line) in (1..).zip(text.lines()) {
+        let mut words = line.split_whitespace();
+        let Some(keyword) = words.next().filter(|k| keywords.contains(k)) else {
+            continue;
+        };
+        let values: Vec<&str> = words.collect();
+        let good = match keyword {
+            "v" => {
+                numbers(&values, 3)
+                    && match values.len() {
+                        3 | 6 => true,
+                        4 => values[3].parse::<f64>().is_ok_and(|w| w != 0.0),
+                        _ => false,
+                    }
+            }
+            "vt" => numbers(&values, 2),
+            "vn" => numbers(&values, 3),
+            _ => values
+                .iter()
+                .flat_map(|w| w.split('/'))
+                .all(|c| c.is_empty() || c.parse::<i64>().is_ok()),
+        };
+        if !good {
+            return Some((index, line.trim().chars().take(QUOTE_CHARS).collect()));
+        }
+    }
+    None
 }
 
 /// Finds the first face index that refers to no vertex declared before the
