@@ -431,6 +431,58 @@ fn bad_inputs_fail_with_one_error_line_naming_the_file() {
 }
 
 #[test]
+fn mesh_inputs_that_disagree_with_their_file_fail_naming_file_and_value() {
+    let dir = scratch("mesh-limits");
+    let out = dir.join("out.bvh");
+    // The binary cube (12 triangles, 684 bytes) with a header that declares 1.
+    let mut bytes = std::fs::read(fixture("cube-binary.stl")).unwrap();
+    bytes[80..84].copy_from_slice(&1u32.to_le_bytes());
+    let stl = dir.join("cube.stl");
+    std::fs::write(&stl, &bytes).unwrap();
+    let line = ccd([
+        OsStr::new("build"),
+        stl.as_ref(),
+        "-o".as_ref(),
+        out.as_ref(),
+    ])
+    .fails(1);
+    assert!(
+        line.ends_with(
+            "cube.stl: binary STL header declares 1 triangle but the file holds 12 (684 bytes)"
+        ),
+        "{line}"
+    );
+    assert!(!out.exists(), "nothing is written for a refused mesh");
+
+    let ply = dir.join("absurd.ply");
+    std::fs::write(
+        &ply,
+        "ply\nformat ascii 1.0\nelement vertex 99999999999\nproperty float x\n\
+         property float y\nproperty float z\nend_header\n0 0 0\n",
+    )
+    .unwrap();
+    let line = ccd([OsStr::new("info"), ply.as_ref()]).fails(1);
+    assert!(
+        line.contains("absurd.ply: the PLY header declares 99999999999 `vertex` elements"),
+        "{line}"
+    );
+
+    #[cfg(target_os = "linux")]
+    for name in ["zero.obj", "zero.stl", "zero.ply"] {
+        let tetra = fixture("tetrahedron.obj");
+        let link = dir.join(name);
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let line = ccd([OsStr::new("collide"), tetra.as_ref(), link.as_ref()]).fails(1);
+        assert!(
+            line.ends_with(&format!(
+                "{name}: not a regular file but a character device; mesh files must be regular files"
+            )),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn usage_errors_exit_2_with_one_line() {
     let tetra = fixture("tetrahedron.obj");
     for pose in ["1,2", "1,2,x", "1,2,3,4", "nan,0,0", "0,0,0,2,0,0,0", ""] {

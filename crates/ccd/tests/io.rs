@@ -263,6 +263,7 @@ fn obj_index_out_of_range_names_the_face() {
         matches!(
             &e,
             Error::Mesh(MeshError::IndexOutOfRange {
+                line: Some(10),
                 face: 3,
                 index: 9,
                 vertices: 4,
@@ -271,11 +272,67 @@ fn obj_index_out_of_range_names_the_face() {
         ),
         "{e:?}"
     );
-    assert_one_line_naming(&e, "index-out-of-range.obj");
+    assert!(
+        e.to_string().ends_with(
+            "index-out-of-range.obj:10: face 3 refers to vertex 9, but there are only 4 vertices"
+        ),
+        "{e}"
+    );
     assert!(matches!(
         model_error("bad/index-out-of-range.obj"),
         Error::Mesh(MeshError::IndexOutOfRange { .. })
     ));
+}
+
+#[test]
+fn obj_syntax_errors_name_the_line_and_its_text() {
+    let cases: [(&str, &[u8], &str); 6] = [
+        (
+            "coordinate.obj",
+            b"v 0 0 0\nv 1 x 0\n",
+            "line 2: position parse error: `v 1 x 0`",
+        ),
+        (
+            "two-numbers.obj",
+            b"# c\n\nv 1 2\n",
+            "line 3: position parse error: `v 1 2`",
+        ),
+        (
+            "w-zero.obj",
+            b"v 1 2 3 0\n",
+            "line 1: scaling (w) by zero: `v 1 2 3 0`",
+        ),
+        (
+            "normal.obj",
+            b"v 0 0 0\nvn 0 nan? 1\n",
+            "line 2: normal parse error: `vn 0 nan? 1`",
+        ),
+        (
+            "face.obj",
+            b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 three\n",
+            "line 4: face parse error: `f 1 2 three`",
+        ),
+        (
+            "latin1.obj",
+            b"v 0 0 0\no caf\xe9\n",
+            "line 2: not UTF-8 text",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let path = scratch(name);
+        std::fs::write(&path, bytes).unwrap();
+        let e = read_obj(&path).unwrap_err();
+        assert!(
+            matches!(&e, Error::Mesh(MeshError::Parse { format: "OBJ", .. })),
+            "{name}: {e:?}"
+        );
+        assert_one_line_naming(&e, name);
+        assert!(
+            e.to_string()
+                .ends_with(&format!("{name}: invalid OBJ file: {message}")),
+            "{e}"
+        );
+    }
 }
 
 #[test]
@@ -307,6 +364,7 @@ fn ply_negative_index_is_out_of_range() {
         matches!(
             &e,
             Error::Mesh(MeshError::IndexOutOfRange {
+                line: None,
                 face: 3,
                 index: -1,
                 vertices: 4,
@@ -354,17 +412,26 @@ fn two_vertex_face_is_not_a_triangle() {
 }
 
 #[test]
-fn truncated_binary_stl_is_a_parse_error() {
+fn truncated_binary_stl_is_a_count_mismatch() {
     let e = model_error("bad/truncated-binary.stl");
-    match &e {
-        Error::Mesh(MeshError::Parse {
-            format: "STL",
-            message,
-            ..
-        }) => assert!(message.contains("truncated"), "{message}"),
-        other => panic!("{other:?}"),
-    }
+    assert!(
+        matches!(
+            &e,
+            Error::Mesh(MeshError::StlCountMismatch {
+                declared: 12,
+                bytes: 454,
+                holds: None,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
     assert_one_line_naming(&e, "truncated-binary.stl");
+    assert!(
+        e.to_string()
+            .contains("declares 12 triangles (684 bytes) but the file has 454 bytes"),
+        "{e}"
+    );
 }
 
 #[test]

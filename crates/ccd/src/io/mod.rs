@@ -8,6 +8,14 @@
 //! builder rejects NaN or infinite coordinates and out-of-range indices with
 //! [`MeshError::Invalid`].
 //!
+//! Reading is bounded by the file: only regular files are read (a device
+//! such as `/dev/zero` or a pipe is [`MeshError::NotAFile`]), at most
+//! [`MAX_MESH_FILE_BYTES`] of them, into memory that is reserved fallibly
+//! ([`MeshError::OutOfMemory`] instead of an abort). Counts declared in a
+//! header are checked against the file's length before anything is
+//! allocated for them. Every error names the file, and where there is one,
+//! the field or line and its value.
+//!
 //! | format | reader | notes |
 //! |---|---|---|
 //! | OBJ | `tobj` | every object and group merged into one mesh; only vertices used by a face are kept |
@@ -21,15 +29,19 @@
 //! # Ok::<(), ccd::Error>(())
 //! ```
 
+mod error;
+mod file;
 mod obj;
 mod ply;
 mod stl;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ccd_bv::{BoundingVolume, Real};
 use ccd_bvh::{BuildError, BuildOptions};
 
+pub use error::MeshError;
+pub use file::MAX_MESH_FILE_BYTES;
 pub use obj::read_obj;
 pub use ply::read_ply;
 pub use stl::read_stl;
@@ -47,96 +59,6 @@ pub struct MeshData {
     pub vertices: Vec<[f64; 3]>,
     /// Triangles, each three indices into `vertices`.
     pub triangles: Vec<[u32; 3]>,
-}
-
-/// Why a mesh file could not be read or turned into a model.
-///
-/// Every variant names the file; its `Display` is one line: the path, then
-/// the cause.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum MeshError {
-    /// The file could not be opened or read.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The operating-system error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The file is not a well-formed file of its format (bad syntax, a
-    /// truncated binary file, a missing vertex property, …).
-    #[error("{}: invalid {format} file: {message}", path.display())]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// `"OBJ"`, `"STL"` or `"PLY"`.
-        format: &'static str,
-        /// What the parser reported, on one line.
-        message: String,
-    },
-    /// The file extension is not `.obj`, `.stl` or `.ply` (in any case).
-    #[error("{}: unsupported mesh format (expected a .obj, .stl or .ply file)", path.display())]
-    UnsupportedFormat {
-        /// The file.
-        path: PathBuf,
-    },
-    /// A face has fewer than three vertices (in OBJ, `l` line elements are
-    /// read as faces too).
-    #[error("{}: face {face} has {vertices} vertices, but a face needs at least 3", path.display())]
-    NotTriangles {
-        /// The file.
-        path: PathBuf,
-        /// Index of the face, counted from 0 in file order.
-        face: usize,
-        /// Its number of vertices.
-        vertices: usize,
-    },
-    /// A face refers to a vertex that cannot exist, found while reading: in
-    /// OBJ any index outside the vertex list (the OBJ reader resolves them),
-    /// in PLY a negative index or one past `u32::MAX`. Other out-of-range PLY
-    /// indices are reported by the builder as [`MeshError::Invalid`].
-    #[error(
-        "{}: face {face} refers to vertex {index}, but there are only {vertices} vertices",
-        path.display()
-    )]
-    IndexOutOfRange {
-        /// The file.
-        path: PathBuf,
-        /// Index of the face, counted from 0 in file order (in OBJ, over the
-        /// `f` and `l` elements).
-        face: usize,
-        /// The index as written in the file (1-based or negative relative in
-        /// OBJ, 0-based in PLY).
-        index: i64,
-        /// Number of vertices (in OBJ, those declared before the face).
-        vertices: usize,
-    },
-    /// The file has more vertices or triangles than 32-bit indices can
-    /// address.
-    #[error("{}: the mesh is too large: {count} {what} (at most {max})", path.display())]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-        /// What overflowed (`"vertices"`, `"triangles"`).
-        what: &'static str,
-        /// How many there are.
-        count: usize,
-        /// The limit.
-        max: u64,
-    },
-    /// The file was read, but its mesh was rejected by the builder: no
-    /// triangles, a NaN or infinite coordinate (also one that overflows when
-    /// rounded to `f32`), an index past the last vertex.
-    #[error("{}: {source}", path.display())]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// The builder's diagnosis.
-        #[source]
-        source: BuildError,
-    },
 }
 
 /// The mesh formats [`read_mesh`] recognises.
@@ -195,25 +117,6 @@ fn check_vertex_count(path: &Path, count: usize) -> Result<(), MeshError> {
         })
     } else {
         Ok(())
-    }
-}
-
-/// A [`MeshError::Parse`] whose message is flattened to one line.
-fn parse_error(path: &Path, format: &'static str, message: impl std::fmt::Display) -> MeshError {
-    let message = message.to_string();
-    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    MeshError::Parse {
-        path: path.to_path_buf(),
-        format,
-        message,
-    }
-}
-
-/// An [`MeshError::Io`] for `path`.
-fn io_error(path: &Path, source: std::io::Error) -> MeshError {
-    MeshError::Io {
-        path: path.to_path_buf(),
-        source,
     }
 }
 

@@ -1,15 +1,16 @@
 //! Stanford PLY (ASCII and binary) through `ply-rs-bw`.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use ply_rs_bw::parser::{Parser, Reader};
 use ply_rs_bw::ply::{
-    ElementDef, Property, PropertyAccess, PropertyAccessResult, PropertyType, ScalarType,
+    ElementDef, Encoding, Header, Property, PropertyAccess, PropertyAccessResult, PropertyType,
+    ScalarType,
 };
 
-use super::{MeshData, MeshError, check_vertex_count, io_error, parse_error};
+use super::error::parse_error;
+use super::file::read_bounded;
+use super::{MeshData, MeshError, check_vertex_count};
 use crate::Error;
 
 const FORMAT: &str = "PLY";
@@ -27,7 +28,11 @@ const INDEX_LISTS: [&str; 2] = ["vertex_indices", "vertex_index"];
 ///
 /// # Errors
 /// [`Error::Mesh`] with
-/// - [`MeshError::Io`] if the file cannot be opened;
+/// - the errors of bounded reading: [`MeshError::Io`],
+///   [`MeshError::NotAFile`], [`MeshError::FileTooLarge`],
+///   [`MeshError::OutOfMemory`] (see the [module docs](super));
+/// - [`MeshError::PlyCountTooLarge`] for an element count the rest of the
+///   file cannot hold (checked before any element is read);
 /// - [`MeshError::Parse`] for a malformed header or payload (including a
 ///   truncated binary file), a missing `vertex` element or `x`/`y`/`z`
 ///   property, or a `face` element without an integer index list;
@@ -37,10 +42,8 @@ const INDEX_LISTS: [&str; 2] = ["vertex_indices", "vertex_index"];
 /// - [`MeshError::TooLarge`] past 2³² vertices.
 pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
     let path = path.as_ref();
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
-    let mut buffered = BufReader::new(file);
-    let head = buffered.fill_buf().map_err(|e| io_error(path, e))?;
-    if !(head.starts_with(b"ply") && matches!(head.get(3), Some(b'\n' | b'\r'))) {
+    let bytes = read_bounded(path)?;
+    if !(bytes.starts_with(b"ply") && matches!(bytes.get(3), Some(b'\n' | b'\r'))) {
         return Err(parse_error(
             path,
             FORMAT,
@@ -48,12 +51,13 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         )
         .into());
     }
-    let mut reader = Reader::new(buffered);
+    let mut reader = Reader::new(bytes.as_slice());
     let parse = |e| parse_error(path, FORMAT, e);
 
     let header = Parser::<Vertex>::new()
         .read_header(&mut reader)
         .map_err(parse)?;
+    check_counts(path, &header, reader.get_ref().len() as u64)?;
     let vertex_def = header
         .elements
         .get("vertex")
@@ -123,6 +127,7 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         let index = |i: i64| {
             u32::try_from(i).map_err(|_| MeshError::IndexOutOfRange {
                 path: path.to_path_buf(),
+                line: None,
                 face,
                 index: i,
                 vertices: out.vertices.len(),
@@ -135,6 +140,53 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         }
     }
     Ok(out)
+}
+
+/// Fails with [`MeshError::PlyCountTooLarge`] if the elements the header
+/// declares cannot fit in the `available` bytes after it, so that no count
+/// from the header drives an allocation or a loop past what the file holds.
+fn check_counts(path: &Path, header: &Header, available: u64) -> Result<(), MeshError> {
+    let mut needs = 0u64;
+    for element in header.elements.values() {
+        let count = element.count as u64;
+        let row = smallest_row(element, &header.encoding).max(1);
+        needs = needs.saturating_add(count.saturating_mul(row));
+        if needs > available {
+            return Err(MeshError::PlyCountTooLarge {
+                path: path.to_path_buf(),
+                element: element.name.clone(),
+                count,
+                needs,
+                available,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The fewest bytes one `element` can take in the payload: in ASCII one
+/// character per property (lists: their count), in binary the size of each
+/// scalar property and of each list's count (an empty list).
+fn smallest_row(element: &ElementDef, encoding: &Encoding) -> u64 {
+    let properties = element.properties.values();
+    match encoding {
+        Encoding::Ascii => properties.len() as u64,
+        Encoding::BinaryBigEndian | Encoding::BinaryLittleEndian => properties
+            .map(|p| match &p.data_type {
+                PropertyType::Scalar(t) | PropertyType::List(t, _) => scalar_size(t),
+            })
+            .sum(),
+    }
+}
+
+/// The size of a binary PLY scalar.
+fn scalar_size(t: &ScalarType) -> u64 {
+    match t {
+        ScalarType::Char | ScalarType::UChar => 1,
+        ScalarType::Short | ScalarType::UShort => 2,
+        ScalarType::Int | ScalarType::UInt | ScalarType::Float => 4,
+        ScalarType::Double => 8,
+    }
 }
 
 /// The name of the face element's integer index list.

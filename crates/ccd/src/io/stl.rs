@@ -5,7 +5,9 @@ use std::collections::hash_map::Entry;
 use std::io::Cursor;
 use std::path::Path;
 
-use super::{MeshData, MeshError, check_vertex_count, io_error, parse_error};
+use super::error::parse_error;
+use super::file::read_bounded;
+use super::{MeshData, MeshError, check_vertex_count};
 use crate::Error;
 
 const FORMAT: &str = "STL";
@@ -22,26 +24,43 @@ const BINARY_TRIANGLE: u64 = 50;
 /// `f32` coordinates are equal (`-0.0` equals `0.0`; a NaN coordinate is
 /// kept as read). Facet normals are ignored.
 ///
-/// A file whose length is exactly that of a binary STL with the triangle
-/// count in its header is read as binary, even if its header starts with
-/// `solid` (as some exporters write); otherwise a file starting with `solid`
-/// is read as ASCII, and anything else as binary.
+/// The encoding is decided from the whole file, never guessed from a prefix:
+/// a file whose length is exactly that of a binary STL with the triangle
+/// count in its header (`84 + 50 × count` bytes) is binary, even if its
+/// header starts with `solid` (as some exporters write); otherwise a file
+/// starting with `solid` and holding no NUL byte is ASCII; anything else is
+/// refused, so a binary file is never read short or past its end.
 ///
 /// # Errors
 /// [`Error::Mesh`] with
-/// - [`MeshError::Io`] if the file cannot be read;
-/// - [`MeshError::Parse`] for malformed ASCII or a binary file shorter than
-///   its header says;
+/// - the errors of bounded reading: [`MeshError::Io`],
+///   [`MeshError::NotAFile`], [`MeshError::FileTooLarge`],
+///   [`MeshError::OutOfMemory`] (see the [module docs](super));
+/// - [`MeshError::StlCountMismatch`] for a binary file whose length does not
+///   match its declared triangle count (naming the count, the length and
+///   the count the length implies);
+/// - [`MeshError::Parse`] for malformed ASCII or a file too short for a
+///   binary header that is not ASCII;
 /// - [`MeshError::TooLarge`] past 2³² distinct vertices.
 pub fn read_stl(path: impl AsRef<Path>) -> Result<MeshData, Error> {
     let path = path.as_ref();
-    let mut bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
-    prepare(path, &mut bytes)?;
+    let mut bytes = read_bounded(path)?;
+    let encoding = prepare(path, &mut bytes)?;
+
+    let mut out = MeshData::default();
+    if let Encoding::Binary { triangles } = encoding {
+        // The count is bounded by the file's length, checked in `prepare`.
+        out.triangles
+            .try_reserve_exact(triangles as usize)
+            .map_err(|_| MeshError::OutOfMemory {
+                path: path.to_path_buf(),
+                what: "triangles",
+                bytes: u64::from(triangles) * size_of::<[u32; 3]>() as u64,
+            })?;
+    }
     let mut cursor = Cursor::new(bytes);
     let reader =
         stl_io::create_stl_reader(&mut cursor).map_err(|e| parse_error(path, FORMAT, e))?;
-
-    let mut out = MeshData::default();
     let mut index_of: HashMap<[u32; 3], u32> = HashMap::new();
     for triangle in reader {
         let triangle = triangle.map_err(|e| parse_error(path, FORMAT, e))?;
@@ -64,47 +83,71 @@ pub fn read_stl(path: impl AsRef<Path>) -> Result<MeshData, Error> {
     Ok(out)
 }
 
+/// The length of a binary STL with `triangles` triangles.
+pub(super) fn binary_len(triangles: u32) -> u64 {
+    BINARY_HEADER as u64 + BINARY_TRIANGLE * u64::from(triangles)
+}
+
+/// How an STL file is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Encoding {
+    /// Binary, with this many triangles (its length matches).
+    Binary { triangles: u32 },
+    /// ASCII (`solid …`).
+    Ascii,
+}
+
 /// Decides ASCII or binary and adjusts `bytes` so that `stl_io`, which
 /// decides by a leading `solid ` alone, reads them that way.
-fn prepare(path: &Path, bytes: &mut Vec<u8>) -> Result<(), MeshError> {
+fn prepare(path: &Path, bytes: &mut Vec<u8>) -> Result<Encoding, MeshError> {
+    let len = bytes.len() as u64;
     let declared = bytes
         .get(80..BINARY_HEADER)
-        .map(|c| u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-    let expected = declared.map(|n| BINARY_HEADER as u64 + BINARY_TRIANGLE * n);
-    let len = bytes.len() as u64;
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
     let starts_solid = bytes.starts_with(b"solid");
 
-    if expected == Some(len) {
-        // Binary. The header is free text: blank a leading `solid` so that
-        // `stl_io` does not take the file for ASCII.
+    if let Some(triangles) = declared
+        && binary_len(triangles) == len
+    {
+        // The header is free text: blank a leading `solid` so that `stl_io`
+        // does not take the file for ASCII.
         if starts_solid {
             bytes[..5].fill(b' ');
         }
-        return Ok(());
+        return Ok(Encoding::Binary { triangles });
     }
-    if starts_solid {
-        // ASCII. `stl_io` wants `solid ` with a space; the name is optional.
+    if starts_solid && !bytes.contains(&0) {
+        // `stl_io` wants `solid ` with a space; the name is optional.
         if matches!(bytes.get(5), None | Some(b'\r' | b'\n')) {
+            bytes
+                .try_reserve_exact(1)
+                .map_err(|_| MeshError::OutOfMemory {
+                    path: path.to_path_buf(),
+                    what: "file contents",
+                    bytes: len + 1,
+                })?;
             bytes.insert(5, b' ');
         }
-        return Ok(());
+        return Ok(Encoding::Ascii);
     }
-    match (declared, expected) {
-        (Some(n), Some(expected)) if len < expected => Err(parse_error(
+    match declared {
+        Some(declared) => {
+            let payload = len - BINARY_HEADER as u64;
+            Err(MeshError::StlCountMismatch {
+                path: path.to_path_buf(),
+                declared,
+                bytes: len,
+                holds: payload
+                    .is_multiple_of(BINARY_TRIANGLE)
+                    .then_some(payload / BINARY_TRIANGLE),
+            })
+        }
+        None => Err(parse_error(
             path,
             FORMAT,
             format_args!(
-                "truncated binary STL: the header declares {n} triangles ({expected} bytes) \
-                 but the file has {len} bytes (and it is not ASCII STL, which starts with `solid`)"
-            ),
-        )),
-        (Some(_), Some(_)) => Ok(()),
-        _ => Err(parse_error(
-            path,
-            FORMAT,
-            format_args!(
-                "{len} bytes is too short for a binary STL (84-byte header) \
-                 and the file is not ASCII STL (which starts with `solid`)"
+                "{len} bytes is too short for a binary STL (84-byte header) and the file is \
+                 not ASCII STL (which starts with `solid` and holds no NUL byte)"
             ),
         )),
     }
