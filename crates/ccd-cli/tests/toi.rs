@@ -111,6 +111,47 @@ fn approaching_cubes_bracket_the_analytic_time() {
     assert!(stdout.contains("bv_tests "), "{stdout}");
 }
 
+/// Issue 12: the degenerate fixture (a tetrahedron and a collinear triangle on the x axis) against itself three
+/// along x, closing at speed 6, first touches at t = 1/3 (it was reported at t = 0, triangles 4 and 4); and a
+/// screw axis of length 2 is normalised: the same answer as the unit axis.
+#[test]
+fn degenerate_fixture_meets_at_a_third() {
+    let path: PathBuf =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/meshes/degenerate.obj");
+    let m = path.to_string_lossy().into_owned();
+    let args = |motion: &'static str| -> Vec<String> {
+        [
+            "toi",
+            &m,
+            &m,
+            "--motion-a",
+            "static",
+            "--motion-b",
+            motion,
+            "--pose-b",
+            "3,0,0",
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |motion| toi_json(&args(motion).iter().map(String::as_str).collect::<Vec<_>>());
+    let r = run("translate:-6,0,0");
+    let (lo, hi) = (
+        r["toi"]["t_lo"].as_f64().unwrap(),
+        r["toi"]["t_hi"].as_f64().unwrap(),
+    );
+    assert!(
+        lo <= 1.0 / 3.0 && 1.0 / 3.0 <= hi && hi - lo <= 1.000001e-6,
+        "{r}"
+    );
+    let (long, unit) = (run("screw:2,0,0,1,-6"), run("screw:1,0,0,1,-6"));
+    assert_eq!(long["toi"], unit["toi"]);
+    assert_eq!(long["stats"], unit["stats"]);
+    let lo = unit["toi"]["t_lo"].as_f64().unwrap();
+    assert!(lo <= 1.0 / 3.0 && 1.0 / 3.0 - lo <= 1e-6, "{unit}");
+}
+
 #[test]
 fn far_motion_gives_no_contact() {
     let c = cube();

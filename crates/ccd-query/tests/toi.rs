@@ -1,13 +1,14 @@
 //! `time_of_impact`: no false negatives against dense discrete sampling, the oracle cases of digest 000 §14,
 //! and owned ≡ memory-mapped hierarchies.
 
+mod common;
+
 use ccd_bv::Obb;
 use ccd_bvh::{BuildOptions, Bvh, BvhView};
-use ccd_motion::{
-    ConstantRotationTranslation, Interp, IntervalPose, Motion, Screw, Static, Translation,
-};
+use ccd_motion::{ConstantRotationTranslation, Interp, Motion, Screw, Static, Translation};
 use ccd_query::{CollideRequest, ToiMode, ToiRequest, ToiResult, collide, time_of_impact};
 use ccd_testkit::{Mesh, SplitMix64, cuboid, random_blob, random_rotation, random_soup};
+use common::general::General;
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 type Tree = Bvh<f64, Obb<f64>>;
@@ -24,25 +25,6 @@ fn mesh(vertices: Vec<[f64; 3]>, triangles: Vec<[u32; 3]>) -> Mesh {
     Mesh {
         vertices,
         triangles,
-    }
-}
-
-/// Hides `is_pure_translation`, forcing the interval leaf test.
-#[derive(Debug)]
-struct General<M>(M);
-
-impl<M: Motion<f64>> Motion<f64> for General<M> {
-    fn pose(&self, t: f64) -> Isometry3<f64> {
-        self.0.pose(t)
-    }
-    fn enclose(&self, t0: f64, t1: f64) -> IntervalPose<f64> {
-        self.0.enclose(t0, t1)
-    }
-    fn max_speed(&self, radius: f64) -> f64 {
-        self.0.max_speed(radius)
-    }
-    fn check_range(&self) -> Result<(), ccd_bv::RangeError> {
-        self.0.check_range()
     }
 }
 

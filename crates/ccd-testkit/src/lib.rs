@@ -10,6 +10,7 @@
 //! | [`measure`] | mesh measures: face-plane distance (ρ_min), signed volume, closed-manifold check |
 //! | [`sphere_mesh`] | inscribed sphere tessellations: [`latlong`] and [`icosphere`] |
 //! | [`distance`] | slow, independent point / segment / triangle distances (test oracles) |
+//! | [`flat`] | flat triangles (points, segments, collinear vertices) under translation: generator and contact oracle |
 //! | [`linear_ccd`] | linear-trajectory vertex–face / edge–edge CCD queries in families (hits, near misses, degenerate) |
 //! | [`random_mesh`] | random test meshes: [`random_soup`], [`random_blob`], [`sprinkle_degenerate`] |
 //!
@@ -17,6 +18,7 @@
 //! The lat/long generator and the ρ_min bound follow digest 002-part2 §5.1 (benchmark infrastructure).
 
 pub mod distance;
+pub mod flat;
 pub mod linear_ccd;
 pub mod measure;
 pub mod mesh;

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | box – box | [`moving_obb_obb`] | 15: `A_i`, `B_j`, `A_i × B_j` |
 //! | triangle – box | [`moving_triangle_obb`] | 13: `N`, `A_k`, `E_i × A_k` |
-//! | triangle – triangle | [`moving_triangle_triangle`] | 11: `N`, `M`, `E_i × F_j`; + 6 in-plane `N × E_i`, `N × F_j` when the planes are (nearly) parallel |
+//! | triangle – triangle | [`moving_triangle_triangle`] | 11: `N`, `M`, `E_i × F_j`; + 6 in-plane `N × E_i`, `N × F_j` when the planes are (nearly) parallel, or + 6 for two flat triangles (points, segments) |
 //!
 //! # Method
 //! Interval intersection in time ("Formulation A", digest 003-004 §4.1): on
@@ -38,8 +38,10 @@
 //! Touching counts as contact. Objects that already touch or overlap at
 //! `t = 0` give [`MovingContact::OverlappingAtStart`] (no contact set).
 //! Degenerate input (zero half-extents, collinear or coincident triangle
-//! vertices, zero velocities) is allowed; for degenerate triangles the axis
-//! set may not be complete, so the time is conservative but may be early.
+//! vertices, zero velocities) is allowed and keeps the axis sets complete:
+//! a flat triangle's zero normal is covered by the other object's axes, and
+//! two flat triangles get axes of their own (see
+//! [`moving_triangle_triangle`]).
 //! `t_max < 0` is an empty interval ([`MovingContact::Separated`]).
 //! Non-finite input gives an unspecified verdict (never a panic).
 //!

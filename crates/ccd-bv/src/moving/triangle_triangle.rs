@@ -13,17 +13,21 @@ use crate::Real;
 /// When the normals are parallel up to `sin² ≤ √EPSILON` (coplanar or
 /// parallel planes, which translation preserves) it adds the 6 in-plane axes
 /// `N × E_i`, `N × F_j` (with `N` the longer normal), which separate
-/// triangles in one plane (digest 003-004 §7.3). The contact set comes from
-/// the features extreme on the last-entered axis at the contact time
-/// (§7.4): a point, a segment, or (coplanar faces) a polygon of up to 6
-/// vertices.
+/// triangles in one plane (digest 003-004 §7.3). When both triangles are
+/// flat (points or segments: collinear or coincident vertices, up to
+/// `‖N‖² ≤ √EPSILON·L⁴` with `L` the longest edge) it adds instead the 6
+/// axes of [`flat_pair_axes`]. The contact set comes from the features
+/// extreme on the last-entered axis at the contact time (§7.4): a point, a
+/// segment, or (coplanar faces) a polygon of up to 6 vertices.
 ///
 /// # Guarantee
 /// Conservative, as described in [the module](crate::moving): any set of
 /// axes is, and the rounding margins make coplanar triangles (whose normal
 /// axis is round-off noise, digest §10.3) never falsely separated. Exact up
-/// to the margin for non-degenerate triangles; for degenerate ones (collinear
-/// vertices) conservative, possibly early.
+/// to the margin for every pair, degenerate triangles included: the axes
+/// contain the facet normals of the Minkowski difference of the two
+/// triangles in each case (a prism or a triangle when one of them is flat,
+/// a parallelogram, segment or point when both are).
 ///
 /// # Frames
 /// Vertices and velocities in one common frame; the contact set is in that
@@ -55,16 +59,72 @@ pub fn moving_triangle_triangle<T: Real>(
         }
     }
     let (nn, mm) = (n.norm_squared(), m.norm_squared());
+    let (da, db) = (longest(&e), longest(&f));
+    let flat = |nn: T, d: &Vector3<T>| {
+        let l2 = d.norm_squared();
+        nn <= T::EPSILON.sqrt() * l2 * l2
+    };
     let parallel = n.cross(&m).norm_squared() <= T::EPSILON.sqrt() * nn * mm;
-    let count = if parallel {
+    if flat(nn, &da) && flat(mm, &db) {
+        axes[11..].copy_from_slice(&flat_pair_axes(&da, &db));
+    } else if parallel {
         let normal = if nn >= mm { n } else { m };
         for i in 0..3 {
             axes[11 + i] = normal.cross(&e[i]);
             axes[14 + i] = normal.cross(&f[i]);
         }
-        17
     } else {
-        11
+        return run(&sa, va, &sb, vb, t_max, &axes[..11]);
+    }
+    run(&sa, va, &sb, vb, t_max, &axes)
+}
+
+/// The longest of three edges (the first of equals).
+fn longest<T: Real>(e: &[Vector3<T>; 3]) -> Vector3<T> {
+    let l = e.map(|x| x.norm_squared());
+    let k = if l[0] >= l[1] && l[0] >= l[2] {
+        0
+    } else if l[1] >= l[2] {
+        1
+    } else {
+        2
     };
-    run(&sa, va, &sb, vb, t_max, &axes[..count])
+    e[k]
+}
+
+/// The extra axes for two flat triangles, each a point or a segment along its
+/// longest edge `da`, `db` (zero for a point).
+///
+/// The Minkowski difference of the two is then a parallelogram with sides
+/// `da`, `db`, degenerate to a segment or a point when they are parallel or
+/// zero. Its facet normals (in the plane's normal `C = da × db` and the
+/// in-plane `C × da`, `C × db`) separate it from any point when `C ≠ 0`;
+/// three orthogonal axes through the longer direction `D` (`D` and two
+/// perpendiculars, or `x`, `y`, `z` when both are points) separate the
+/// segment or point left when `C = 0`. Both sets are returned, so that
+/// nearly parallel segments, whose `C` is tiny, lose no accuracy either.
+/// Zero axes (a `C` of zero) are harmless: every projection overlaps on them.
+fn flat_pair_axes<T: Real>(da: &Vector3<T>, db: &Vector3<T>) -> [Vector3<T>; 6] {
+    let c = da.cross(db);
+    let d = if da.norm_squared() >= db.norm_squared() {
+        da
+    } else {
+        db
+    };
+    let [p0, p1, p2] = if d.norm_squared() > T::zero() {
+        // The coordinate axis least aligned with `d` gives a well-conditioned perpendicular.
+        let a = d.abs();
+        let k = if a.x <= a.y && a.x <= a.z {
+            0
+        } else if a.y <= a.z {
+            1
+        } else {
+            2
+        };
+        let p = d.cross(&Vector3::ith(k, T::one()));
+        [*d, p, d.cross(&p)]
+    } else {
+        [Vector3::x(), Vector3::y(), Vector3::z()]
+    };
+    [c, c.cross(da), c.cross(db), p0, p1, p2]
 }

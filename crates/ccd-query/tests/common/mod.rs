@@ -2,4 +2,5 @@
 //! uses what it needs.
 #![allow(dead_code)]
 
+pub mod general;
 pub mod toi_range;
