@@ -93,6 +93,18 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
         lower_bound::aabb_lower_bound(self, other, b_in_a)
     }
 
+    /// As [`BoundingVolume::magnitude`].
+    #[inline]
+    fn magnitude(&self) -> T {
+        lower_bound::l1(&self.center) + lower_bound::l1(&self.half)
+    }
+
+    /// As [`BoundingVolume::axis_defect`].
+    #[inline]
+    fn axis_defect(&self) -> T {
+        T::zero()
+    }
+
     /// The norm of the per-axis gaps between the two boxes, less the
     /// allowance ([`lower_bound::aabb_lower_bound_local`]), clamped at 0.
     ///

@@ -132,23 +132,25 @@ pub trait BoundingVolume<T: Real>:
     /// moved content is the wrap's.
     fn distance_lower_bound_local(&self, other_moved: &Self, moved: &MoveRounding<T>) -> T;
 
+    /// `|c|₁` plus the volume's sizes as the lower bounds' scale counts them (half-extents, half side lengths,
+    /// radius): what a [`VolumeProfile`](crate::profile::VolumeProfile) collects. NaN for NaN fields.
+    fn magnitude(&self) -> T;
+
+    /// An upper bound of `‖XᵀX − I‖₂` for the volume's axes `X` as stored, the rounding of its measurement
+    /// included (NaN for NaN axes); 0 for volumes without axes.
+    fn axis_defect(&self) -> T;
+
     /// [`distance_lower_bound_local`](Self::distance_lower_bound_local) of the pairs `(a[0], b[0])` and
     /// `(a[1], b[1])`, computed together (the two children of a split node, as for
-    /// [`overlaps_local_pair`](Self::overlaps_local_pair)). An implementation may stop refining a bound once
-    /// both bounds reach `enough` (a traversal's pruning threshold).
+    /// [`overlaps_local_pair`](Self::overlaps_local_pair)), bit for bit the same values.
     ///
     /// # Guarantee
-    /// Each bound never exceeds the distance, as
-    /// [`distance_lower_bound_local`](Self::distance_lower_bound_local); where one is below `enough` (or both
-    /// are), it may be smaller than that function's value only by the documented looseness of the
-    /// implementation (for OBBs: cross axes not divided by their length).
+    /// As [`distance_lower_bound_local`](Self::distance_lower_bound_local).
     fn distance_lower_bound_local_pair(
         a: [&Self; 2],
         b: [&Self; 2],
         moved: &MoveRounding<T>,
-        enough: T,
     ) -> [T; 2] {
-        let _ = enough;
         [
             a[0].distance_lower_bound_local(b[0], moved),
             a[1].distance_lower_bound_local(b[1], moved),

@@ -22,6 +22,7 @@ pub mod lower_bound;
 pub mod moving;
 mod obb;
 mod pose;
+pub mod profile;
 mod rect;
 mod rss;
 pub mod sat;
@@ -33,6 +34,7 @@ pub use ccd_interval::{Limits, RangeError, Real, limits};
 pub use lower_bound::MoveRounding;
 pub use obb::Obb;
 pub use pose::{Pose, checked_isometry};
+pub use profile::VolumeProfile;
 pub use rss::Rss;
 pub use sphere::Sphere;
 

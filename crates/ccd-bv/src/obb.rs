@@ -140,6 +140,18 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         lower_bound::obb_lower_bound(self, other, b_in_a)
     }
 
+    /// As [`BoundingVolume::magnitude`].
+    #[inline]
+    fn magnitude(&self) -> T {
+        lower_bound::l1(&self.center) + lower_bound::l1(&self.half)
+    }
+
+    /// As [`BoundingVolume::axis_defect`].
+    #[inline]
+    fn axis_defect(&self) -> T {
+        lower_bound::frame_defect(&self.rot)
+    }
+
     /// As [`distance_lower_bound`](BoundingVolume::distance_lower_bound) for
     /// two boxes in one frame ([`lower_bound::obb_lower_bound_local`]).
     ///
@@ -149,8 +161,8 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         lower_bound::obb_lower_bound_local(self, other_moved, moved)
     }
 
-    /// Both pairs in the two lanes of one computation, skipping the cross axes once both face-axis bounds reach
-    /// `enough` ([`lower_bound::obb_lower_bound_local`]'s formula otherwise, bit for bit).
+    /// Both pairs in the two lanes of one computation ([`lower_bound::obb_lower_bound_local`]'s formula, bit for
+    /// bit).
     ///
     /// # Guarantee
     /// As [`BoundingVolume::distance_lower_bound_local_pair`].
@@ -159,9 +171,8 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         a: [&Self; 2],
         b: [&Self; 2],
         moved: &MoveRounding<T>,
-        enough: T,
     ) -> [T; 2] {
-        lower_bound::obb_lower_bound_lanes(a, b, moved, enough)
+        lower_bound::obb_lower_bound_lanes(a, b, moved)
     }
 
     /// `|axis_j·(p − c)| ≤ half_j + tol` for every axis.

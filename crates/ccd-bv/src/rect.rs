@@ -18,8 +18,10 @@ use ccd_interval::bound_up;
 use nalgebra::Vector3;
 
 use crate::apart::allowance;
-use crate::lower_bound::{MoveRounding, certified, frame_defect, l1, pose_defect, usable};
-use crate::{Pose, Real, Rss};
+use crate::lower_bound::{
+    MoveRounding, certified, frame_defect, l1, less_allowance, pose_defect, usable,
+};
+use crate::{BoundingVolume, Pose, Real, Rss};
 
 type V<T> = Vector3<T>;
 
@@ -175,6 +177,8 @@ pub(crate) struct Placed<'a, T: Real> {
     frames: [&'a [[T; 3]; 3]; 2],
     pose: Option<&'a Pose<T>>,
     given_defect: T,
+    /// The query's allowance fixed in advance ([`MoveRounding::allowance`]), replacing the measured one.
+    fixed: Option<T>,
 }
 
 impl<'a, T: Real> Placed<'a, T> {
@@ -182,7 +186,7 @@ impl<'a, T: Real> Placed<'a, T> {
     /// about (its measured defect for the exactly evaluated pose, or `apart`'s `defect` for rigid transforms
     /// near it).
     pub(crate) fn moved(a: &'a Rss<T>, b: &'a Rss<T>, pose: &'a Pose<T>, defect: T) -> Self {
-        let scale = l1(&pose.trans.into()) + Self::size(a) + Self::size(b);
+        let scale = l1(&pose.trans.into()) + a.magnitude() + b.magnitude();
         Self {
             a: Rect::of(a),
             b: Rect::moved(b, pose),
@@ -191,6 +195,7 @@ impl<'a, T: Real> Placed<'a, T> {
             frames: [&a.rot, &b.rot],
             pose: None,
             given_defect: defect,
+            fixed: None,
         }
     }
 
@@ -208,15 +213,12 @@ impl<'a, T: Real> Placed<'a, T> {
             a: Rect::of(a),
             b: Rect::of(b_moved),
             radii: a.radius + b_moved.radius,
-            scale: moved.translation * T::lit(2.0) + Self::size(a) + Self::size(b_moved),
+            scale: moved.translation * T::lit(2.0) + a.magnitude() + b_moved.magnitude(),
             frames: [&a.rot, &b_moved.rot],
             pose: None,
             given_defect: moved.defect,
+            fixed: moved.allowance,
         }
-    }
-
-    fn size(v: &Rss<T>) -> T {
-        l1(&v.center) + v.half[0] + v.half[1] + v.radius
     }
 
     fn defect(&self) -> T {
@@ -243,10 +245,12 @@ impl<'a, T: Real> Placed<'a, T> {
         let best = [w, a.n, b.n, closest]
             .iter()
             .fold(T::zero(), |m, n| m.max(a.gap_along(b, &w, n)));
-        if best > self.radii {
-            certified(best - self.radii, self.scale, self.defect())
-        } else {
-            T::zero()
+        if best <= self.radii {
+            return T::zero();
+        }
+        match self.fixed {
+            Some(e) => less_allowance(best - self.radii, e),
+            None => certified(best - self.radii, self.scale, self.defect()),
         }
     }
 

@@ -119,6 +119,18 @@ impl<T: Real> BoundingVolume<T> for Rss<T> {
         rss_lower_bound(self, other, b_in_a)
     }
 
+    /// As [`BoundingVolume::magnitude`].
+    #[inline]
+    fn magnitude(&self) -> T {
+        crate::lower_bound::l1(&self.center) + self.half[0] + self.half[1] + self.radius
+    }
+
+    /// As [`BoundingVolume::axis_defect`].
+    #[inline]
+    fn axis_defect(&self) -> T {
+        crate::lower_bound::frame_defect(&self.rot)
+    }
+
     /// As [`distance_lower_bound`](BoundingVolume::distance_lower_bound) for `other_moved` already in A's
     /// frame ([`lower_bound::rss_lower_bound_local`](crate::lower_bound::rss_lower_bound_local)).
     ///

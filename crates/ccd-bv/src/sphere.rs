@@ -93,6 +93,18 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
         lower_bound::sphere_lower_bound(self, other, b_in_a)
     }
 
+    /// As [`BoundingVolume::magnitude`].
+    #[inline]
+    fn magnitude(&self) -> T {
+        lower_bound::l1(&self.center) + self.radius
+    }
+
+    /// As [`BoundingVolume::axis_defect`].
+    #[inline]
+    fn axis_defect(&self) -> T {
+        T::zero()
+    }
+
     /// `‖c_A − c_B‖ − r_A − r_B` less the allowance
     /// ([`lower_bound::sphere_lower_bound_local`]), clamped at 0.
     ///

@@ -13,7 +13,7 @@
 mod oracle;
 
 use ccd_bv::nalgebra::{Matrix3, Vector3};
-use ccd_bv::{Aabb, BoundingVolume, MoveRounding, Obb, Pose, Real, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, MoveRounding, Obb, Pose, Real, Sphere, VolumeProfile};
 use ccd_testkit::SplitMix64;
 use oracle::{Cuboid, V, box_closest, median, polar, rotation};
 use proptest::prelude::*;
@@ -173,30 +173,25 @@ fn checked_bounds<T: Real, B: BoundingVolume<T>>(
     let (moved, rounding) = (b.transformed(pose), MoveRounding::of(pose));
     let local_t = a.distance_lower_bound_local(&moved, &rounding);
     let local = local_t.to_f64_exact();
-    // The two-lane form: bit for bit the single one when asked for the full bound; with a threshold, either the
-    // full bound or a smaller one that still reaches the threshold.
-    let pair = |enough: T| {
-        B::distance_lower_bound_local_pair(
-            [a, b],
-            [&moved, &b.transformed(pose)],
-            &rounding,
-            enough,
-        )
-    };
-    assert_eq!(
-        pair(T::lit(f64::INFINITY))[0],
-        local_t,
-        "{name} pair {}",
+    // The two-lane form: bit for bit the single one.
+    let pair =
+        B::distance_lower_bound_local_pair([a, b], [&moved, &b.transformed(pose)], &rounding);
+    assert_eq!(pair[0], local_t, "{name} pair {}", T::NAME);
+    // With the allowance fixed from the profiles of the two one-volume sets: never above the truth either.
+    let fixed = rounding.with_profiles(&VolumeProfile::of([a]), &VolumeProfile::of([b]));
+    let fixed_t = a.distance_lower_bound_local(&moved, &fixed);
+    assert!(
+        fixed_t >= T::zero() && fixed_t.to_f64_exact() <= truth.max(0.0),
+        "{name} fixed allowance {}: {fixed_t:?} > {truth}",
         T::NAME
     );
-    for enough in [T::zero(), local_t * T::lit(0.5), local_t] {
-        let x = pair(enough)[0];
-        assert!(
-            x == local_t || (x >= enough && x <= local_t),
-            "{name} pair {}: {x:?} for {enough:?}",
-            T::NAME
-        );
-    }
+    let pair_fixed = B::distance_lower_bound_local_pair([a, a], [&moved, &moved], &fixed);
+    assert_eq!(
+        pair_fixed,
+        [fixed_t, fixed_t],
+        "{name} fixed pair {}",
+        T::NAME
+    );
     assert!(
         lb >= 0.0 && lb <= truth.max(0.0),
         "{name} {}: {lb} > {truth}",

@@ -1,6 +1,6 @@
 //! The owned hierarchy.
 
-use ccd_bv::{BoundingVolume, Real};
+use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::build::{self, BuildOptions};
 use crate::{BuildError, Face, FileError, Hierarchy, Node};
@@ -18,6 +18,8 @@ pub struct Bvh<T: Real, B: BoundingVolume<T>> {
     faces: Vec<Face>,
     vertices: Vec<[T; 3]>,
     options: BuildOptions,
+    /// The profile of `nodes`' volumes, computed once at build.
+    profile: VolumeProfile<T>,
 }
 
 impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
@@ -60,6 +62,7 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
         );
         progress(triangles.len());
         Ok(Self {
+            profile: VolumeProfile::of(nodes.iter().map(|n| &n.bv)),
             nodes,
             faces,
             vertices,
@@ -111,5 +114,10 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for Bvh<T, B> {
     #[inline(always)]
     fn vertices(&self) -> &[[T; 3]] {
         &self.vertices
+    }
+
+    /// Computed at build, from the volumes the tree holds.
+    fn volume_profile(&self) -> Option<VolumeProfile<T>> {
+        Some(self.profile)
     }
 }

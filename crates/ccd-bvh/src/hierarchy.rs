@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use ccd_bv::{BoundingVolume, Real};
+use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::{Face, Node};
 
@@ -56,6 +56,17 @@ pub trait Hierarchy: Sync {
             v[f.vertices[1] as usize],
             v[f.vertices[2] as usize],
         ]
+    }
+
+    /// The rounding profile of every node volume ([`VolumeProfile`]: largest magnitude and axis defect), if the
+    /// hierarchy keeps one. Queries that bound many pairs of volumes fix their allowance from both profiles once
+    /// ([`MoveRounding::with_profiles`](ccd_bv::MoveRounding::with_profiles)) instead of measuring every pair;
+    /// `None` (the default) makes them measure.
+    ///
+    /// # Guarantee
+    /// Where `Some`, it bounds every node's volume as [`VolumeProfile`] states.
+    fn volume_profile(&self) -> Option<VolumeProfile<Self::Scalar>> {
+        None
     }
 
     /// The faces under `node` (any node, internal ones included): the range

@@ -2,8 +2,9 @@
 
 use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::OnceLock;
 
-use ccd_bv::{BoundingVolume, Real};
+use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::archive::{FileInfo, ScalarKind, Sections, blocks, parse};
 use crate::{Face, FileError, Hierarchy, Node};
@@ -19,6 +20,9 @@ pub struct BvhView<'a, T: Real, B: BoundingVolume<T>> {
     faces: &'a [Face],
     vertices: &'a [[T; 3]],
     info: FileInfo,
+    /// The volumes' profile where known ([`BvhView::from_bytes`] computes it; a [`MappedBvh`]'s view carries
+    /// its own once computed).
+    profile: Option<VolumeProfile<T>>,
 }
 
 impl<'a, T: Real, B: BoundingVolume<T>> BvhView<'a, T, B> {
@@ -30,7 +34,9 @@ impl<'a, T: Real, B: BoundingVolume<T>> BvhView<'a, T, B> {
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, FileError> {
         // SAFETY: `checked = true`: the archive is validated, so any bytes are allowed.
         let sections = unsafe { parse(bytes, true) }?;
-        Self::from_sections(bytes, &sections)
+        let mut view = Self::from_sections(bytes, &sections)?;
+        view.profile = Some(VolumeProfile::of(view.nodes.iter().map(|n| &n.bv)));
+        Ok(view)
     }
 
     /// The view of already parsed sections; checks the requested types.
@@ -48,6 +54,7 @@ impl<'a, T: Real, B: BoundingVolume<T>> BvhView<'a, T, B> {
             faces,
             vertices,
             info: s.info,
+            profile: None,
         })
     }
 
@@ -74,6 +81,10 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for BvhView<'_, T, B> {
     #[inline(always)]
     fn vertices(&self) -> &[[T; 3]] {
         self.vertices
+    }
+
+    fn volume_profile(&self) -> Option<VolumeProfile<T>> {
+        self.profile
     }
 }
 
@@ -147,6 +158,7 @@ impl BvhFile {
         self.view::<T, B>()?;
         Ok(MappedBvh {
             file: self,
+            profile: OnceLock::new(),
             _types: PhantomData,
         })
     }
@@ -179,6 +191,8 @@ fn map_file(path: &Path, populate: bool) -> Result<memmap2::Mmap, FileError> {
 #[derive(Debug)]
 pub struct MappedBvh<T: Real, B: BoundingVolume<T>> {
     file: BvhFile,
+    /// The profile of the mapped volumes, computed on first use (`O(n)`), so opening stays as cheap as it was.
+    profile: OnceLock<VolumeProfile<T>>,
     _types: PhantomData<fn() -> (T, B)>,
 }
 
@@ -198,12 +212,18 @@ impl<T: Real, B: BoundingVolume<T>> MappedBvh<T, B> {
         // The types and casts were checked in `into_typed` on these very
         // bytes, and the mapping does not move, so this cannot fail; an
         // empty view (on which every query finds nothing) is the fallback.
-        self.file.view().unwrap_or(BvhView {
+        let view = self.file.view().unwrap_or(BvhView {
             nodes: &[],
             faces: &[],
             vertices: &[],
             info: *self.file.info(),
-        })
+            profile: None,
+        });
+        // `get`, not `get_or_init`: computing the profile calls `view` again.
+        BvhView {
+            profile: self.profile.get().copied(),
+            ..view
+        }
     }
 }
 
@@ -221,5 +241,14 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for MappedBvh<T, B> {
 
     fn vertices(&self) -> &[[T; 3]] {
         self.view().vertices
+    }
+
+    /// Computed from the mapped volumes on the first call and kept.
+    fn volume_profile(&self) -> Option<VolumeProfile<T>> {
+        Some(
+            *self
+                .profile
+                .get_or_init(|| VolumeProfile::of(self.nodes().iter().map(|n| &n.bv))),
+        )
     }
 }

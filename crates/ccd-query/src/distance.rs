@@ -133,7 +133,7 @@ impl<T: Copy> DistanceResult<T> {
 /// [`crate::collide`] maps them.
 ///
 /// The search is best-first (the engine's priority queue, smallest bound first) until the queue holds
-/// [`QUEUE_CAPACITY`] pairs, as PQP bounds its queue; each pair left is then searched depth-first, smallest bound
+/// `QUEUE_CAPACITY` (1,024) pairs, as PQP bounds its queue; each pair left is then searched depth-first, smallest bound
 /// first, the closer of two kept children first (B's volumes moved once per node), and a pair is dropped again
 /// if its bound has become hopeless by its turn. Best-first alone finds contact at once in intersecting meshes,
 /// but in close proximity its queue grew to 300,000 pairs and took two thirds of the query's time for the same
@@ -172,7 +172,7 @@ where
         .unwrap_or(<A::Scalar as Real>::lit(f64::INFINITY));
     let mut visitor = Nearest {
         b_in_a,
-        moved: MoveRounding::of(&b_in_a),
+        moved: move_rounding(a, b, &b_in_a),
         request: *request,
         best: None,
         bound,
@@ -228,6 +228,20 @@ where
         outcome,
         stats: visitor.stats,
     })
+}
+
+/// The rounding of moving B's volumes by `b_in_a`, with the allowance of every volume bound fixed once from
+/// both trees' profiles where they keep one ([`MoveRounding::with_profiles`]; otherwise measured per pair).
+pub(crate) fn move_rounding<A, B>(a: &A, b: &B, b_in_a: &Pose<A::Scalar>) -> MoveRounding<A::Scalar>
+where
+    A: Hierarchy,
+    B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
+{
+    let moved = MoveRounding::of(b_in_a);
+    match (a.volume_profile(), b.volume_profile()) {
+        (Some(pa), Some(pb)) => moved.with_profiles(&pa, &pb),
+        _ => moved,
+    }
 }
 
 /// The distance between face `fa` of `a` and face `fb` of `b` mapped into A's frame by `b_in_a` (as
@@ -390,7 +404,7 @@ where
 
     #[inline(always)]
     fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 2] {
-        let [l0, l1] = A::Bv::distance_lower_bound_local_pair(a, b, &self.moved, self.cut);
+        let [l0, l1] = A::Bv::distance_lower_bound_local_pair(a, b, &self.moved);
         [
             (!self.hopeless(l0)).then_some(l0),
             (!self.hopeless(l1)).then_some(l1),

@@ -7,7 +7,7 @@ use ccd_bv::{BoundingVolume, Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use crate::distance::{Closest, leaf_distance};
+use crate::distance::{Closest, leaf_distance, move_rounding};
 use crate::engine::{DepthFirstVisitor, Flow, depth_first, for_each_face_pair};
 use crate::{DescentRule, QueryStats};
 
@@ -43,7 +43,7 @@ impl<T: Copy> ToleranceResult<T> {
 /// # Method
 /// Depth first over node pairs (the engine's walk), keeping a pair while the volumes' certified distance lower
 /// bound ([`BoundingVolume::distance_lower_bound`]) is at most `tolerance`, and stopping at the first triangle
-/// pair whose distance ([`distance_triangle_triangle`], B's vertices mapped into A's frame as
+/// pair whose distance ([`distance_triangle_triangle`](crate::primitive::distance_triangle_triangle), B's vertices mapped into A's frame as
 /// [`crate::collide`] maps them) is at most `tolerance`.
 ///
 /// # Guarantee
@@ -72,7 +72,7 @@ where
     let pose_a = ccd_bv::checked_isometry(pose_a)?;
     let mut visitor = Tolerance {
         b_in_a,
-        moved: MoveRounding::of(&b_in_a),
+        moved: move_rounding(a, b, &b_in_a),
         tolerance,
         witness: None,
     };
@@ -135,7 +135,7 @@ where
 
     #[inline(always)]
     fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 2] {
-        let [l0, l1] = A::Bv::distance_lower_bound_local_pair(a, b, &self.moved, self.tolerance);
+        let [l0, l1] = A::Bv::distance_lower_bound_local_pair(a, b, &self.moved);
         [
             (l0 <= self.tolerance).then_some(l0),
             (l1 <= self.tolerance).then_some(l1),

@@ -230,6 +230,31 @@ fn views_equal_owned_trees() {
         let owned = distance(&a, &pa, &b, &pb, &request).unwrap();
         assert_eq!(distance(&va, &pa, &vb, &pb, &request).unwrap(), owned);
         assert_eq!(distance(&a, &pa, &vb, &pb, &request).unwrap(), owned);
+        assert_eq!(va.volume_profile(), a.volume_profile());
+        assert!(a.volume_profile().is_some());
+        // Without profiles every pair measures its own allowance: the same closest pair and distance.
+        let measured = distance(&Unprofiled(&a), &pa, &Unprofiled(&b), &pb, &request).unwrap();
+        assert_eq!(measured.outcome, owned.outcome);
+    }
+}
+
+/// A hierarchy that keeps no volume profile (the default of [`Hierarchy::volume_profile`]).
+struct Unprofiled<'a, H>(&'a H);
+
+impl<H: Hierarchy> Hierarchy for Unprofiled<'_, H> {
+    type Scalar = H::Scalar;
+    type Bv = H::Bv;
+
+    fn nodes(&self) -> &[ccd_bvh::Node<H::Scalar, H::Bv>] {
+        self.0.nodes()
+    }
+
+    fn faces(&self) -> &[ccd_bvh::Face] {
+        self.0.faces()
+    }
+
+    fn vertices(&self) -> &[[H::Scalar; 3]] {
+        self.0.vertices()
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use ccd_bv::{BoundingVolume, Obb, Real};
+use ccd_bv::{BoundingVolume, Obb, Real, VolumeProfile};
 use ccd_bvh::{BuildOptions, Bvh, BvhFile, Face, FileInfo, Hierarchy, MappedBvh, Node};
 
 use crate::Error;
@@ -177,6 +177,13 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for Model<T, B> {
         match &self.tree {
             Tree::Owned(t) => t.vertices(),
             Tree::Mapped(t) => t.vertices(),
+        }
+    }
+
+    fn volume_profile(&self) -> Option<VolumeProfile<T>> {
+        match &self.tree {
+            Tree::Owned(t) => t.volume_profile(),
+            Tree::Mapped(t) => t.volume_profile(),
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::Real;
 /// triangles in one plane (digest 003-004 §7.3). When both triangles are
 /// flat (points or segments: collinear or coincident vertices, up to
 /// `‖N‖² ≤ √EPSILON·L⁴` with `L` the longest edge) it adds instead the 6
-/// axes of [`flat_pair_axes`]. The contact set comes from the features
+/// axes of `flat_pair_axes`. The contact set comes from the features
 /// extreme on the last-entered axis at the contact time (§7.4): a point, a
 /// segment, or (coplanar faces) a polygon of up to 6 vertices.
 ///
