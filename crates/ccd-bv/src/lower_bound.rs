@@ -288,23 +288,7 @@ pub(crate) fn obb_lower_bound_lanes<T: Real, const N: usize>(
     // The allowance E per lane, and whether the lane's frames allow a bound at all.
     let (e, ok) = match moved.allowance {
         Some(e) => (Lanes::splat(e), [true; N]),
-        None => {
-            let l1 = |v: &[Lanes<T, N>; 3]| v[0].abs() + v[1].abs() + v[2].abs();
-            let scale = Lanes::splat(moved.translation * T::lit(2.0))
-                + l1(&ca)
-                + l1(&cb)
-                + l1(&ha)
-                + l1(&hb);
-            let defect =
-                Lanes::splat(moved.defect) + frame_defect_lanes(&xa) + frame_defect_lanes(&xb);
-            // allowance(scale, defect) = bound_up(16 (8ε + γ) S), lane by lane.
-            let e = Lanes::splat(T::lit(16.0))
-                * (Lanes::splat(T::lit(8.0) * T::EPSILON) + defect)
-                * scale
-                * Lanes::splat(T::one() + T::lit(8.0) * T::EPSILON)
-                + Lanes::splat(T::lit(f64::from(f32::MIN_POSITIVE)));
-            (e, defect.0.map(usable))
-        }
+        None => measured_allowance([&xa, &xb], [&ca, &cb], [&ha, &hb], moved),
     };
     let finish = |best: Lanes<T, N>| {
         let mut out = [T::zero(); N];
@@ -326,6 +310,37 @@ pub(crate) fn obb_lower_bound_lanes<T: Real, const N: usize>(
         best = best.max(lhs - rhs);
     }
     finish(best)
+}
+
+/// The allowance `E` of [`obb_lower_bound_lanes`] measured on each lane's own pair ([module](self)): the scale of
+/// its centres and half-extents, the defect of its frames; and whether the frames are usable. Kept out of line:
+/// queries with a fixed allowance never call it, and inlined it kept the compiler from vectorising the rest.
+#[inline(never)]
+fn measured_allowance<T: Real, const N: usize>(
+    frames: [&[[Lanes<T, N>; 3]; 3]; 2],
+    centres: [&[Lanes<T, N>; 3]; 2],
+    halves: [&[Lanes<T, N>; 3]; 2],
+    moved: &MoveRounding<T>,
+) -> (Lanes<T, N>, [bool; N]) {
+    let l1 = |v: &[Lanes<T, N>; 3]| v[0].abs() + v[1].abs() + v[2].abs();
+    let scale = Lanes::splat(moved.translation * T::lit(2.0))
+        + l1(centres[0])
+        + l1(centres[1])
+        + l1(halves[0])
+        + l1(halves[1]);
+    let defect =
+        Lanes::splat(moved.defect) + frame_defect_lanes(frames[0]) + frame_defect_lanes(frames[1]);
+    // allowance(scale, defect) = bound_up(16 (8ε + γ) S), lane by lane.
+    let e = Lanes::splat(T::lit(16.0))
+        * (Lanes::splat(T::lit(8.0) * T::EPSILON) + defect)
+        * scale
+        * Lanes::splat(T::one() + T::lit(8.0) * T::EPSILON)
+        + Lanes::splat(T::lit(f64::from(f32::MIN_POSITIVE)));
+    let mut ok = [false; N];
+    for (k, o) in ok.iter_mut().enumerate() {
+        *o = usable(defect.0[k]);
+    }
+    (e, ok)
 }
 
 /// Lower bound of the distance between rectangle swept sphere `a` and `b` moved by `b_in_a` ([module](self)).
