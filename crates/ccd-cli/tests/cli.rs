@@ -250,7 +250,7 @@ fn text_outputs() {
 
     let info = ccd([OsStr::new("info"), bvh.as_ref()]).ok();
     for needle in [
-        "format version 1",
+        "format version 2",
         "types:      f64 obb",
         "leaf size 2, fit hull",
         "triangles:  4",
