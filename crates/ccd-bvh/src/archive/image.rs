@@ -133,7 +133,7 @@ fn words(bytes: &[u8]) -> Vec<u64> {
 fn node_words<T: Real, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Vec<u64> {
     let nodes = bvh.nodes();
     let size = size_of::<Node<T, B>>();
-    let mut out = vec![0u64; (nodes.len() * size).div_ceil(8)];
+    let mut out = vec![0u64; size_of_val(nodes).div_ceil(8)];
     let bytes = bytemuck::cast_slice_mut::<u64, u8>(&mut out);
     let mut one = Vec::with_capacity(size);
     for (slot, n) in bytes.chunks_mut(size).zip(nodes) {
