@@ -75,7 +75,11 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
     /// # Errors
     /// [`FileError::UnsupportedPlatform`] on big-endian hosts.
     pub fn to_bytes(&self) -> Result<Vec<u8>, FileError> {
-        crate::archive::write_image(self)
+        crate::archive::ensure_little_endian()?;
+        let mut out = std::io::Cursor::new(Vec::new());
+        crate::archive::write_image(self, &mut out)
+            .map_err(|e| FileError::Invalid(format!("serialising the tree: {e}")))?;
+        Ok(out.into_inner())
     }
 
     /// Writes the tree to `path` as a `.bvh` file, to be memory-mapped later
@@ -85,10 +89,19 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
     /// an interrupted save leaves the previous file intact, and processes that
     /// have the previous file mapped keep reading it.
     ///
+    /// The archive streams to the file: besides the tree, memory holds one
+    /// copy of its blocks, not the archive.
+    ///
     /// # Errors
-    /// [`FileError::Io`] if the file cannot be written.
+    /// [`FileError::Io`] if the file cannot be written;
+    /// [`FileError::UnsupportedPlatform`] on big-endian hosts.
     pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), FileError> {
-        crate::replace_file(path.as_ref(), &self.to_bytes()?)
+        crate::archive::ensure_little_endian()?;
+        crate::replace::replace_file_with(path.as_ref(), |file| {
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+            crate::archive::write_image(self, &mut out)?;
+            std::io::Write::flush(&mut out)
+        })
     }
 
     /// The options the tree was built with.

@@ -84,6 +84,20 @@ pub enum FileError {
     /// The archive failed structural validation (truncated or damaged).
     #[error("invalid .bvh archive: {0}")]
     Invalid(String),
+    /// The payload does not match the checksum stored with it: the file was
+    /// damaged after it was written (a flipped bit, a stray write, a bad copy).
+    #[error(
+        "{}checksum mismatch: the file is damaged (stored {stored:#018x}, content {computed:#018x}); rebuild it with `ccd build`",
+        path.as_ref().map_or(String::new(), |p| format!("{}: ", p.display()))
+    )]
+    ChecksumMismatch {
+        /// The file, where known (not for in-memory bytes).
+        path: Option<std::path::PathBuf>,
+        /// Checksum in the file's header.
+        stored: u64,
+        /// Checksum of the file's payload.
+        computed: u64,
+    },
     /// The archive is well formed but its content is inconsistent.
     #[error("corrupt .bvh file: {0}")]
     Corrupt(String),

@@ -29,5 +29,5 @@ pub use bvh::Bvh;
 pub use error::{BuildError, FileError};
 pub use hierarchy::{Hierarchy, TreeStats};
 pub use node::{Face, MAX_LEAF_SIZE, Node, NodeKind};
-pub use replace::replace_file;
+pub use replace::{replace_file, replace_file_with};
 pub use view::{BvhFile, BvhView, MappedBvh};

@@ -29,6 +29,18 @@ use crate::FileError;
 /// [`FileError::Io`] naming `path` if the temporary file cannot be created, written, synced or renamed (the
 /// temporary file is removed then).
 pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    replace_file_with(path, |file| file.write_all(bytes))
+}
+
+/// [`replace_file`] with the content produced by `write`, which receives the temporary file (positioned at its
+/// start) and may stream into it, seek and patch; whatever it leaves there replaces `path`.
+///
+/// # Errors
+/// As [`replace_file`], including `write`'s errors.
+pub fn replace_file_with(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), FileError> {
     let io = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
@@ -40,7 +52,7 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         Err(e) => return Err(io(e)),
     };
     let temp = temporary_beside(&target).map_err(io)?;
-    let written = write_synced(&temp, &target, bytes).and_then(|()| fs::rename(&temp, &target));
+    let written = write_synced(&temp, &target, write).and_then(|()| fs::rename(&temp, &target));
     if let Err(e) = written {
         // Best effort: the error that matters is the write's.
         let _ = fs::remove_file(&temp);
@@ -66,11 +78,15 @@ fn temporary_beside(target: &Path) -> io::Result<PathBuf> {
     Ok(target.with_file_name(temp))
 }
 
-/// Creates `temp` (never an existing file), writes `bytes`, copies `target`'s permissions if it exists, and
-/// flushes the data to disk.
-fn write_synced(temp: &Path, target: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Creates `temp` (never an existing file), lets `write` fill it, copies `target`'s permissions if it exists,
+/// and flushes the data to disk.
+fn write_synced(
+    temp: &Path,
+    target: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
     let mut file: File = OpenOptions::new().write(true).create_new(true).open(temp)?;
-    file.write_all(bytes)?;
+    write(&mut file)?;
     if let Ok(meta) = fs::metadata(target) {
         file.set_permissions(meta.permissions())?;
     }

@@ -99,25 +99,43 @@ pub struct BvhFile {
 }
 
 impl BvhFile {
-    /// Maps `path` and validates it: magic, version, byte order, the rkyv
-    /// structure (bytecheck) and the tree (see the [format docs](crate::archive)).
-    /// Costs one pass over the file; nothing is copied.
+    /// Maps `path` and validates it: magic, version, byte order, the content
+    /// checksum, the rkyv structure (bytecheck), the tree and the containment
+    /// of every subtree in its node's volume (see the [format docs](crate::archive)).
+    /// Nothing is copied; the checks run in parallel.
+    ///
+    /// # Guarantee
+    /// Queries on an opened file are as sound as on a freshly built tree:
+    /// every triangle lies in the volume of every node above it (with the
+    /// rounding stated in the format docs).
     ///
     /// # Errors
     /// [`FileError::Io`] if the file cannot be read; [`FileError::NotABvhFile`]
     /// for anything that is not a `.bvh` file (an OBJ, an empty file);
     /// [`FileError::VersionMismatch`] for another format version;
-    /// [`FileError::Invalid`] / [`FileError::Corrupt`] for a truncated or
-    /// damaged file.
+    /// [`FileError::ChecksumMismatch`] (naming the file) for a damaged one;
+    /// [`FileError::Invalid`] / [`FileError::Corrupt`] for a truncated file or
+    /// inconsistent content (an edited file with a matching checksum).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, FileError> {
-        let map = map_file(path.as_ref(), true)?;
+        let path = path.as_ref();
+        let map = map_file(path, true)?;
         // SAFETY: `checked = true`: the archive is validated, so any bytes are allowed.
-        let sections = unsafe { parse(&map, true) }?;
+        let sections = unsafe { parse(&map, true) }.map_err(|e| match e {
+            FileError::ChecksumMismatch {
+                stored, computed, ..
+            } => FileError::ChecksumMismatch {
+                path: Some(path.to_path_buf()),
+                stored,
+                computed,
+            },
+            e => e,
+        })?;
         Ok(Self { map, sections })
     }
 
     /// Maps `path` **without validating** the archive or the tree: only the
-    /// preamble (magic, version, byte order) and the block lengths are read.
+    /// preamble (magic, version, byte order, payload length) and the block
+    /// lengths are read; the checksum is not computed.
     /// The unchecked counterpart of [`open`](Self::open), for files this
     /// program wrote itself.
     ///

@@ -136,7 +136,7 @@ fn build_info_collide_chain_matches_in_memory_results() {
 
         let info = ccd([OsStr::new("info"), cube_bvh.as_ref(), "--json".as_ref()]).json();
         assert_eq!(info["source"], "bvh");
-        assert_eq!(info["format_version"], 1);
+        assert_eq!(info["format_version"], 2);
         assert_eq!(info["scalar"], if f32 { "f32" } else { "f64" });
         assert_eq!(info["bv"], flags[1]);
         assert_eq!(info["triangles"], 12);
@@ -250,7 +250,7 @@ fn text_outputs() {
 
     let info = ccd([OsStr::new("info"), bvh.as_ref()]).ok();
     for needle in [
-        "format version 1",
+        "format version 2",
         "types:      f64 obb",
         "leaf size 2, fit hull",
         "triangles:  4",
@@ -506,7 +506,7 @@ fn usage_errors_exit_2_with_one_line() {
 
 #[test]
 fn committed_bvh_fixture_opens_and_matches_its_mesh() {
-    let bvh = fixture("icosphere-2-obb-f32-v1.bvh");
+    let bvh = fixture("icosphere-2-obb-f32-v2.bvh");
     let info = ccd([OsStr::new("info"), bvh.as_ref(), "--json".as_ref()]).json();
     assert_eq!(
         (info["scalar"].as_str(), info["bv"].as_str()),

@@ -142,7 +142,7 @@ fn fixtures() -> Vec<Fixture> {
         bytes("meshes/bad/garbage.ply", garbage),
         text("meshes/bad/index-out-of-range.ply", bad_ply_index),
         text("meshes/bad/negative-index.ply", negative_ply_index),
-        bytes("bvh/icosphere-2-obb-f32-v1.bvh", icosphere_bvh(&ico2)),
+        bytes("bvh/icosphere-2-obb-f32-v2.bvh", icosphere_bvh(&ico2)),
     ]
 }
 

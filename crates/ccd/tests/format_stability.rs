@@ -1,6 +1,7 @@
-//! The committed `.bvh` file `fixtures/bvh/icosphere-2-obb-f32-v1.bvh` (written by
+//! The committed `.bvh` file `fixtures/bvh/icosphere-2-obb-f32-v2.bvh` (written by
 //! `cargo run -p ccd-testkit --example write_fixtures`, see `fixtures/README.md`) still opens and
-//! answers queries like a freshly built model, and a file of another format version is refused.
+//! answers queries like a freshly built model, and a file of another format version is refused,
+//! among them the committed version-1 file `icosphere-2-obb-f32-v1.bvh` (no checksum).
 //!
 //! If this fails after a deliberate format change, bump `FORMAT_VERSION`, regenerate the fixture
 //! (its name carries the version) and keep the version-mismatch test below.
@@ -16,6 +17,11 @@ use ccd_testkit::icosphere;
 type F32Obb = Model<f32, Obb<f32>>;
 
 fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bvh/icosphere-2-obb-f32-v2.bvh")
+}
+
+/// The previous fixture, written by format version 1.
+fn version_1_fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bvh/icosphere-2-obb-f32-v1.bvh")
 }
 
@@ -35,7 +41,7 @@ fn committed_file_opens_with_the_expected_header() {
         info.version, FORMAT_VERSION,
         "the format version changed: regenerate fixtures/bvh (fixtures/README.md)"
     );
-    assert_eq!(info.version, 1);
+    assert_eq!(info.version, 2);
     assert_eq!(info.scalar, ScalarKind::F32);
     assert_eq!(info.bv, BvKind::Obb);
     assert_eq!((info.faces, info.nodes, info.vertices), (320, 639, 162));
@@ -91,7 +97,7 @@ fn another_format_version_is_refused() {
     bytes[8..12].copy_from_slice(&newer.to_le_bytes());
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ccd-format-stability");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("icosphere-2-obb-f32-v2.bvh");
+    let path = dir.join("icosphere-2-obb-f32-newer.bvh");
     std::fs::write(&path, &bytes).unwrap();
     let e = F32Obb::open(&path).unwrap_err();
     assert!(
@@ -103,6 +109,21 @@ fn another_format_version_is_refused() {
         "{e:?}"
     );
     assert!(e.to_string().contains("version"), "{e}");
+}
+
+/// Files of version 1 (before the checksum) are refused with a version error that says to rebuild them.
+#[test]
+fn version_1_files_are_refused() {
+    let e = F32Obb::open(version_1_fixture()).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::File(FileError::VersionMismatch { found: 1, supported })
+                if supported == FORMAT_VERSION
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("ccd build"), "{e}");
 }
 
 #[test]

@@ -1,13 +1,16 @@
 //! The archived image: header fields and the three data blocks.
 
+use std::io::{self, Seek, SeekFrom, Write};
 use std::ops::Range;
 
 use ccd_bv::{BoundingVolume, BvKind, FitMethod, Real};
 use rkyv::rancor;
+use rkyv::ser::writer::IoWriter;
 
 use super::cast::node_bytes;
-use super::{BYTE_ORDER_MARK, FORMAT_VERSION, MAGIC, PREAMBLE_LEN};
-use crate::{BuildOptions, Bvh, FileError, Hierarchy, MAX_LEAF_SIZE};
+use super::checksum::{Checksummed, checksum};
+use super::{BYTE_ORDER_MARK, CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC, PREAMBLE_LEN};
+use crate::{BuildOptions, Bvh, FileError, Hierarchy, MAX_LEAF_SIZE, Node};
 
 /// The scalar type a file was written with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,27 +123,51 @@ fn fit_from_code(c: u8) -> Option<FitMethod> {
 
 /// Packs bytes into little-endian words (zero-padded), the block format.
 fn words(bytes: &[u8]) -> Vec<u64> {
-    bytes
-        .chunks(8)
-        .map(|c| {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            u64::from_le_bytes(w)
-        })
-        .collect()
+    let mut out = vec![0u64; bytes.len().div_ceil(8)];
+    bytemuck::cast_slice_mut::<u64, u8>(&mut out)[..bytes.len()].copy_from_slice(bytes);
+    out
 }
 
-/// Serialises a tree into the bytes of a `.bvh` file.
-pub(crate) fn write_image<T: Real, B: BoundingVolume<T>>(
+/// The node block as words, packed node by node (no intermediate copy of
+/// the whole block).
+fn node_words<T: Real, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Vec<u64> {
+    let nodes = bvh.nodes();
+    let size = size_of::<Node<T, B>>();
+    let mut out = vec![0u64; size_of_val(nodes).div_ceil(8)];
+    let bytes = bytemuck::cast_slice_mut::<u64, u8>(&mut out);
+    let mut one = Vec::with_capacity(size);
+    for (slot, n) in bytes.chunks_mut(size).zip(nodes) {
+        one.clear();
+        node_bytes(n, &mut one);
+        slot[..one.len()].copy_from_slice(&one);
+    }
+    out
+}
+
+/// The preamble with the given checksum and payload length.
+fn preamble(checksum: u64, payload_len: u64) -> [u8; PREAMBLE_LEN] {
+    let mut p = [0u8; PREAMBLE_LEN];
+    p[..8].copy_from_slice(&MAGIC);
+    p[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    p[12..16].copy_from_slice(&BYTE_ORDER_MARK.to_le_bytes());
+    p[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&checksum.to_le_bytes());
+    p[CHECKSUM_OFFSET + 8..].copy_from_slice(&payload_len.to_le_bytes());
+    p
+}
+
+/// Writes a tree as a `.bvh` file to `out`, from its current position:
+/// the preamble, then the archive streamed through the checksum, then the
+/// checksum and the payload length patched into the preamble. Besides the
+/// tree, memory holds one copy of the blocks (the image) and no copy of
+/// the archive.
+///
+/// # Errors
+/// Those of `out`; [`FileError::UnsupportedPlatform`] is checked by the
+/// callers ([`ensure_little_endian`]).
+pub(crate) fn write_image<T: Real, B: BoundingVolume<T>, W: Write + Seek>(
     bvh: &Bvh<T, B>,
-) -> Result<Vec<u8>, FileError> {
-    if cfg!(target_endian = "big") {
-        return Err(FileError::UnsupportedPlatform);
-    }
-    let mut node_block = Vec::with_capacity(size_of_val(bvh.nodes()));
-    for n in bvh.nodes() {
-        node_bytes(n, &mut node_block);
-    }
+    out: &mut W,
+) -> io::Result<()> {
     let options = bvh.options();
     let image = Image {
         scalar: ScalarKind::of::<T>().code(),
@@ -151,25 +178,38 @@ pub(crate) fn write_image<T: Real, B: BoundingVolume<T>>(
         node_count: bvh.nodes().len() as u64,
         face_count: bvh.faces().len() as u64,
         vertex_count: bvh.vertices().len() as u64,
-        nodes: words(&node_block),
+        nodes: node_words(bvh),
         faces: words(bytemuck::cast_slice(bvh.faces())),
         vertices: words(bytemuck::cast_slice(bvh.vertices())),
     };
-    let archive =
-        rkyv::to_bytes::<rancor::Error>(&image).map_err(|e| FileError::Invalid(e.to_string()))?;
-    let mut out = Vec::with_capacity(PREAMBLE_LEN + archive.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&BYTE_ORDER_MARK.to_le_bytes());
-    out.extend_from_slice(&archive);
-    Ok(out)
+    let start = out.stream_position()?;
+    out.write_all(&preamble(0, 0))?;
+    let mut sink = Checksummed::new(&mut *out);
+    rkyv::api::high::to_bytes_in::<_, rancor::Error>(&image, IoWriter::new(&mut sink))
+        .map_err(io::Error::other)?;
+    let (out, sum) = sink.finish();
+    let end = out.stream_position()?;
+    let len = end - start - PREAMBLE_LEN as u64;
+    out.seek(SeekFrom::Start(start))?;
+    out.write_all(&preamble(sum, len))?;
+    out.seek(SeekFrom::Start(end))?;
+    Ok(())
+}
+
+/// [`FileError::UnsupportedPlatform`] on big-endian hosts.
+pub(crate) fn ensure_little_endian() -> Result<(), FileError> {
+    if cfg!(target_endian = "big") {
+        return Err(FileError::UnsupportedPlatform);
+    }
+    Ok(())
 }
 
 /// Checks the preamble and the archive of `bytes` (a whole file, 16-byte
 /// aligned) and returns its header and block ranges.
 ///
-/// With `checked` the archive is validated with bytecheck and the tree with
-/// [`verify`](super::verify); without it neither happens.
+/// With `checked` the payload's checksum is compared first, then the archive
+/// is validated with bytecheck and the tree with [`verify`](super::verify);
+/// without it none of these happens.
 ///
 /// # Safety
 /// With `checked == false` the caller guarantees that `bytes` is a file
@@ -179,7 +219,7 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
     if cfg!(target_endian = "big") {
         return Err(FileError::UnsupportedPlatform);
     }
-    if bytes.len() < PREAMBLE_LEN || bytes[..8] != MAGIC {
+    if bytes.len() < 16 || bytes[..8] != MAGIC {
         return Err(FileError::NotABvhFile);
     }
     let word =
@@ -197,7 +237,30 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
             word(12)
         )));
     }
+    if bytes.len() < PREAMBLE_LEN {
+        return Err(FileError::Invalid(
+            "truncated file (no room for the header)".into(),
+        ));
+    }
+    let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let payload_len = long(CHECKSUM_OFFSET + 8);
     let body = &bytes[PREAMBLE_LEN..];
+    if payload_len != body.len() as u64 {
+        return Err(FileError::Invalid(format!(
+            "the header announces {payload_len} bytes after it, the file has {} (truncated or extended)",
+            body.len()
+        )));
+    }
+    if checked {
+        let (stored, computed) = (long(CHECKSUM_OFFSET), checksum(body));
+        if stored != computed {
+            return Err(FileError::ChecksumMismatch {
+                path: None,
+                stored,
+                computed,
+            });
+        }
+    }
     if !(body.as_ptr() as usize).is_multiple_of(16) {
         return Err(FileError::Misaligned);
     }

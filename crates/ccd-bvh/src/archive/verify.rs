@@ -1,13 +1,17 @@
 //! Semantic validation of a structurally valid archive: after it, a view
-//! cannot index out of bounds or loop, every number is finite and every
+//! cannot index out of bounds or loop, every number is finite, every
 //! bounding volume is well formed (non-negative sizes:
-//! [`BoundingVolume::is_well_formed`]).
+//! [`BoundingVolume::is_well_formed`]), the header's build fields agree with
+//! the tree, and every volume contains its subtree's triangles
+//! ([`soundness`](super::soundness)).
 
 use ccd_bv::{Aabb, BoundingVolume, BvKind, Obb, Real, Rss, Sphere};
 use rayon::prelude::*;
 
 use super::cast::{cast_nodes, cast_plain};
-use super::image::{ScalarKind, Sections};
+use super::enclose::Enclose;
+use super::image::{FileInfo, ScalarKind, Sections};
+use super::soundness::verify_containment;
 use crate::{Face, FileError, Node};
 
 /// Verifies the blocks of `bytes` for the scalar and volume types recorded
@@ -46,17 +50,16 @@ pub(crate) fn blocks<'a, T: Real, B: BoundingVolume<T>>(
     Ok((nodes, faces, vertices))
 }
 
-fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
+fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
     let (nodes, faces, vertices) = blocks::<T, B>(bytes, s)?;
     if nodes.is_empty() || faces.is_empty() || vertices.is_empty() {
         return Err(corrupt("empty node, face or vertex block"));
     }
     // The four checks read disjoint data; run them side by side.
-    let leaf_size = s.info.options.leaf_size as usize;
     let ((tree, face_refs), (vertices_in_range, sound_volumes)) = rayon::join(
         || {
             rayon::join(
-                || verify_tree(nodes, faces.len(), leaf_size),
+                || verify_tree(nodes, faces.len(), &s.info),
                 || verify_faces(faces, vertices.len()),
             )
         },
@@ -84,19 +87,24 @@ fn verify<T: Real, B: BoundingVolume<T>>(bytes: &[u8], s: &Sections) -> Result<(
             "bounding volume with a non-finite parameter or a negative size",
         ));
     }
-    Ok(())
+    verify_containment(nodes, faces, vertices)
 }
 
 /// Children after their parent and in bounds, one parent per non-root node,
-/// leaves covering every face exactly once.
+/// leaves covering every face exactly once, every node's faces contiguous
+/// (its children's ranges adjacent), and the header's build fields matching:
+/// leaves within the leaf size, internal nodes above it (the builder splits
+/// exactly those), and the recorded depth.
 fn verify_tree<T: Real, B>(
     nodes: &[Node<T, B>],
     face_count: usize,
-    leaf_size: usize,
+    info: &FileInfo,
 ) -> Result<(), FileError> {
     let n = nodes.len();
+    let leaf_size = info.options.leaf_size as usize;
     let mut has_parent = vec![false; n];
     let mut covered = vec![false; face_count];
+    let mut depth = vec![0u32; n];
     for (i, node) in nodes.iter().enumerate() {
         if node.is_leaf() {
             let r = node.leaf_faces();
@@ -122,6 +130,7 @@ fn verify_tree<T: Real, B>(
                 if std::mem::replace(&mut has_parent[child], true) {
                     return Err(corrupt(format!("node {child} has two parents")));
                 }
+                depth[child] = depth[i] + 1;
             }
         }
     }
@@ -130,6 +139,42 @@ fn verify_tree<T: Real, B>(
     }
     if covered.iter().any(|c| !c) {
         return Err(corrupt("a face is in no leaf"));
+    }
+    let levels = depth.iter().max().map_or(0, |&d| d as usize + 1);
+    if levels != info.depth {
+        return Err(corrupt(format!(
+            "the header records depth {}, the tree has {levels} levels",
+            info.depth
+        )));
+    }
+    verify_spans(nodes, leaf_size)
+}
+
+/// Every internal node's faces are its first child's followed by its
+/// second child's, and more than `leaf_size` of them. Requires the checks of
+/// [`verify_tree`]'s first pass (children after parents, in bounds).
+fn verify_spans<T: Real, B>(nodes: &[Node<T, B>], leaf_size: usize) -> Result<(), FileError> {
+    let mut span = vec![(0usize, 0usize); nodes.len()];
+    for (i, node) in nodes.iter().enumerate().rev() {
+        span[i] = if node.is_leaf() {
+            let r = node.leaf_faces();
+            (r.start, r.end)
+        } else {
+            let c = node.first_child();
+            let ((a, b), (b2, e)) = (span[c], span[c + 1]);
+            if b != b2 {
+                return Err(corrupt(format!(
+                    "node {i}: its children's faces {a}..{b} and {b2}..{e} are not adjacent"
+                )));
+            }
+            if e - a <= leaf_size {
+                return Err(corrupt(format!(
+                    "node {i} holds {} faces, within the recorded leaf size {leaf_size}, but is not a leaf",
+                    e - a
+                )));
+            }
+            (a, e)
+        };
     }
     Ok(())
 }

@@ -1,0 +1,191 @@
+//! Certified containment tests for validation: does a volume read from a file contain a vertex, or another
+//! volume, despite the rounding of the test itself?
+//!
+//! Every test is evaluated in `f64` (exact widening of `f32` files). `ε` below is `f64::EPSILON`, `ε_T` the
+//! epsilon of the file's scalar type; `d = p − c` is a point relative to the volume's centre, `h` the
+//! half-extents. The accepted sets:
+//!
+//! | volume | [`Enclose::holds_point`] accepts `p` only if | why fitted volumes pass |
+//! |---|---|---|
+//! | [`Sphere`] | `‖d‖ ≤ r` exactly (tested `fl(‖d‖²) ≤ fl(t²)`, `t = r − 2.5 ε r`) | the fit pads `r` by `4ε_T (‖c‖∞ + r)` |
+//! | [`Aabb`] | `\|d_i\| ≤ h_i` exactly (tested `h_i − \|d_i\| ≥ 2 ε h_i`) | padded by `4ε_T (‖c‖∞ + max h)` |
+//! | [`Obb`] | `\|a_j·d\| ≤ h_j` exactly (tested `h_j − \|a_j·d\| ≥ 2.0156 ε ‖h‖₂`) | as the AABB; the test's error is below `3.49 ε ‖h‖∞`, the pad's margin at least `3.5 ε_T ‖h‖∞` |
+//! | [`Rss`] | the distance from `p` to the rectangle is at most `r + 16 ε_T (‖d‖₁ + r)` | padded by `4ε_T (‖c‖∞ + max(h, r))` |
+//!
+//! The OBB bound holds for axes whose measured defect `‖AᵀA − I‖₂` is at most [`max_defect`] (`Real::SAT_GUARD
+//! / 8`, far above the round-off of fitted axes and the class of boxes the SAT's guard is sized for), which
+//! [`Enclose::frame_ok`] checks first. The RSS tolerance is below the allowance `16 (8 ε_T + γ) S` that every
+//! RSS overlap and distance test subtracts ([`ccd_bv::lower_bound`]), so the queries treat such a vertex as
+//! inside.
+//!
+//! [`Enclose::holds`] (a volume inside another of its type) may answer `false` for volumes that are inside
+//! (it is only a shortcut: validation then tests the inner volume's children, and finally its vertices), but
+//! `true` only where every point the inner volume's own tests accept lies in the outer one.
+
+use ccd_bv::{Aabb, BoundingVolume, Obb, Real, Rss, Sphere};
+
+const EPS: f64 = f64::EPSILON;
+
+/// Containment tests for one volume type (module docs).
+pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
+    /// Whether the volume's axes are orthonormal within [`max_defect`] (always for spheres and AABBs).
+    fn frame_ok(&self) -> bool {
+        true
+    }
+
+    /// Whether `p` certainly lies in the volume (module docs).
+    fn holds_point(&self, p: &[T; 3]) -> bool;
+
+    /// `true` only if `inner` certainly lies in `self`; may be `false` for volumes that do.
+    fn holds(&self, inner: &Self) -> bool;
+}
+
+/// The largest accepted axis defect of a file's OBB or RSS: `T::SAT_GUARD / 8`.
+pub(crate) fn max_defect<T: Real>() -> f64 {
+    T::SAT_GUARD.to_f64_exact() / 8.0
+}
+
+fn wide<T: Real>(v: &[T; 3]) -> [f64; 3] {
+    v.map(T::to_f64_exact)
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2]
+}
+
+fn l1(a: [f64; 3]) -> f64 {
+    a[0].abs() + a[1].abs() + a[2].abs()
+}
+
+/// An upper bound of `‖AᵀA − I‖₂` for the axes `rot`: three times the largest `|a_i·a_j − δ_ij|` plus `8ε`.
+fn defect<T: Real>(rot: &[[T; 3]; 3]) -> f64 {
+    let a = rot.map(|x| wide(&x));
+    let mut worst: f64 = 0.0;
+    for i in 0..3 {
+        for j in i..3 {
+            let target = if i == j { 1.0 } else { 0.0 };
+            worst = worst.max((dot(a[i], a[j]) - target).abs());
+        }
+    }
+    3.0 * worst + 8.0 * EPS
+}
+
+impl<T: Real> Enclose<T> for Sphere<T> {
+    fn holds_point(&self, p: &[T; 3]) -> bool {
+        // fl(‖d‖²) ≥ ‖d‖²(1 − 2.5ε) and fl(t²) ≤ t²(1 + ε/2), so acceptance gives ‖d‖ ≤ t(1 + 1.6ε) ≤ r.
+        let r = self.radius.to_f64_exact();
+        let t = r - 2.5 * EPS * r;
+        let d = sub(wide(p), wide(&self.center));
+        dot(d, d) <= t * t
+    }
+
+    fn holds(&self, inner: &Self) -> bool {
+        let d = sub(wide(&inner.center), wide(&self.center));
+        let (r, ri) = (self.radius.to_f64_exact(), inner.radius.to_f64_exact());
+        let dist = dot(d, d).sqrt();
+        dist + ri + 8.0 * EPS * (dist + ri + r) <= r
+    }
+}
+
+impl<T: Real> Enclose<T> for Aabb<T> {
+    fn holds_point(&self, p: &[T; 3]) -> bool {
+        // |fl(d)| ≥ |d|(1 − ε/2) and the difference h − |fl(d)| is rounded by at most ε/2 of h.
+        let (c, h, p) = (wide(&self.center), wide(&self.half), wide(p));
+        (0..3).all(|i| h[i] - (p[i] - c[i]).abs() >= 2.0 * EPS * h[i])
+    }
+
+    fn holds(&self, inner: &Self) -> bool {
+        let (c, h) = (wide(&self.center), wide(&self.half));
+        let (ci, hi) = (wide(&inner.center), wide(&inner.half));
+        (0..3).all(|i| {
+            let reach = (ci[i] - c[i]).abs() + hi[i];
+            reach + 4.0 * EPS * (reach + h[i]) <= h[i]
+        })
+    }
+}
+
+impl<T: Real> Enclose<T> for Obb<T> {
+    fn frame_ok(&self) -> bool {
+        defect(&self.rot) <= max_defect::<T>()
+    }
+
+    fn holds_point(&self, p: &[T; 3]) -> bool {
+        // The error of fl(a_j·d) is at most (γ₃ + ε/2)·Σ|a_jk||d_k| ≤ 2ε(1 + γ)‖d‖₂, and an accepted point has
+        // ‖d‖₂ ≤ ‖h‖₂(1 + γ) for axes of defect γ ≤ max_defect; 2.0156 covers both factors and the rounding of
+        // ‖h‖₂ and of h_j − |a_j·d| (Sterbenz: exact where it matters).
+        let (c, h) = (wide(&self.center), wide(&self.half));
+        let d = sub(wide(p), c);
+        let tau = 2.0156 * EPS * dot(h, h).sqrt();
+        (0..3).all(|j| h[j] - dot(wide(&self.rot[j]), d).abs() >= tau)
+    }
+
+    fn holds(&self, inner: &Self) -> bool {
+        let (c, h) = (wide(&self.center), wide(&self.half));
+        let (ci, hi) = (wide(&inner.center), wide(&inner.half));
+        let d = sub(ci, c);
+        let b = inner.rot.map(|x| wide(&x));
+        // Points of the inner slab set reach at most Σ_k h_k |a_j·b_k| + γ_inner·‖h_inner‖ along a_j.
+        let slack = 1.1 * defect(&inner.rot) + 16.0 * EPS;
+        let size = l1(d) + l1(hi);
+        (0..3).all(|j| {
+            let a = wide(&self.rot[j]);
+            let reach = dot(a, d).abs() + (0..3).map(|k| hi[k] * dot(a, b[k]).abs()).sum::<f64>();
+            reach + slack * size + 4.0 * EPS * h[j] <= h[j]
+        })
+    }
+}
+
+/// Squared distance from `l` (coordinates in the rectangle's frame) to the rectangle of half sides `h`.
+fn rect_dist2(l: [f64; 3], h: [f64; 2]) -> f64 {
+    let out = |j: usize| (l[j].abs() - h[j]).max(0.0);
+    out(0) * out(0) + out(1) * out(1) + l[2] * l[2]
+}
+
+/// `p` in the frame of `v`: `Aᵀ(p − c)`.
+fn rss_local<T: Real>(v: &Rss<T>, p: [f64; 3]) -> [f64; 3] {
+    let d = sub(p, wide(&v.center));
+    v.rot.map(|a| dot(wide(&a), d))
+}
+
+impl<T: Real> Enclose<T> for Rss<T> {
+    fn frame_ok(&self) -> bool {
+        defect(&self.rot) <= max_defect::<T>()
+    }
+
+    fn holds_point(&self, p: &[T; 3]) -> bool {
+        let p = wide(p);
+        let r = self.radius.to_f64_exact();
+        let reach = r + 16.0 * T::EPSILON.to_f64_exact() * (l1(sub(p, wide(&self.center))) + r);
+        rect_dist2(rss_local(self, p), self.half.map(T::to_f64_exact)) <= reach * reach
+    }
+
+    fn holds(&self, inner: &Self) -> bool {
+        // The inner volume is its rectangle swept by a ball; the rectangle is convex, so its four corners
+        // within `r − r_inner` of the outer rectangle suffice.
+        let (r, ri) = (self.radius.to_f64_exact(), inner.radius.to_f64_exact());
+        let (hi, h) = (
+            inner.half.map(T::to_f64_exact),
+            self.half.map(T::to_f64_exact),
+        );
+        let (ci, b0, b1) = (
+            wide(&inner.center),
+            wide(&inner.rot[0]),
+            wide(&inner.rot[1]),
+        );
+        let slack = (16.0 * EPS + 2.0 * (defect(&inner.rot) + defect(&self.rot)))
+            * (l1(sub(ci, wide(&self.center))) + hi[0] + hi[1] + h[0] + h[1] + r);
+        let room = r - ri - slack;
+        room >= 0.0
+            && [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+                .into_iter()
+                .all(|(s0, s1)| {
+                    let corner: [f64; 3] =
+                        std::array::from_fn(|k| ci[k] + s0 * hi[0] * b0[k] + s1 * hi[1] * b1[k]);
+                    rect_dist2(rss_local(self, corner), h) <= room * room
+                })
+    }
+}
