@@ -524,3 +524,28 @@ fn committed_bvh_fixture_opens_and_matches_its_mesh() {
     assert_eq!(mapped, built);
     assert_eq!(mapped["scalar"], "f32");
 }
+
+/// A mesh against itself at one shared rotated pose reports the same contact set as at the identity pose
+/// (every pair that touches, exactly), in f32 and f64.
+#[test]
+fn shared_rotated_pose_reports_every_touching_pair() {
+    let sphere = fixture("icosphere-2-binary.ply");
+    let pairs = |v: &Value| {
+        let mut p: Vec<(u64, u64)> = v["contacts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c[0].as_u64().unwrap(), c[1].as_u64().unwrap()))
+            .collect();
+        p.sort_unstable();
+        p
+    };
+    for precision in [&[][..], &["--f32"][..]] {
+        let at_identity = pairs(&collide_json(&sphere, &sphere, precision));
+        assert!(at_identity.len() > 1000, "{}", at_identity.len());
+        let pose = "0,0,0,0.2,0.4,0.6";
+        let mut extra = vec!["--pose-a", pose, "--pose-b", pose];
+        extra.extend_from_slice(precision);
+        assert_eq!(pairs(&collide_json(&sphere, &sphere, &extra)), at_identity);
+    }
+}
