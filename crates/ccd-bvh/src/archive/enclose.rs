@@ -14,13 +14,18 @@
 //!
 //! The OBB bound holds for axes whose measured defect `‖AᵀA − I‖₂` is at most [`max_defect`] (`Real::SAT_GUARD
 //! / 8`, far above the round-off of fitted axes and the class of boxes the SAT's guard is sized for), which
-//! [`Enclose::frame_ok`] checks first. The RSS tolerance is below the allowance `16 (8 ε_T + γ) S` that every
-//! RSS overlap and distance test subtracts ([`ccd_bv::lower_bound`]), so the queries treat such a vertex as
-//! inside.
+//! validation checks on [`Enclose::defect`] first. The RSS tolerance is below the allowance `16 (8 ε_T + γ) S`
+//! that every RSS overlap and distance test subtracts ([`ccd_bv::lower_bound`]), so the queries treat such a
+//! vertex as inside.
 //!
 //! [`Enclose::holds`] (a volume inside another of its type) may answer `false` for volumes that are inside
 //! (it is only a shortcut: validation then tests the inner volume's children, and finally its vertices), but
 //! `true` only where every point the inner volume's own tests accept lies in the outer one.
+//!
+//! The outer volume of a test is [`Enclose::Wide`]: its parameters widened to `f64` once, with the constants of
+//! its tests (the OBB's `2.0156 ε ‖h‖₂`, the RSS's axis defect) computed once, so a validation that tests many
+//! volumes and vertices against one node evaluates the same expressions as above without repeating them. The
+//! inner volume's axis defect is passed in, measured once per node by [`Enclose::defect`].
 
 use ccd_bv::{Aabb, BoundingVolume, Obb, Real, Rss, Sphere};
 
@@ -28,16 +33,26 @@ const EPS: f64 = f64::EPSILON;
 
 /// Containment tests for one volume type (module docs).
 pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
-    /// Whether the volume's axes are orthonormal within [`max_defect`] (always for spheres and AABBs).
-    fn frame_ok(&self) -> bool {
-        true
+    /// Whether the volume has axes, whose [`Enclose::defect`] validation must bound by [`max_defect`].
+    const AXES: bool = false;
+
+    /// The volume widened to `f64`, with the constants of its tests, as the outer side of a test.
+    type Wide: Copy;
+
+    /// An upper bound of the axis defect `‖AᵀA − I‖₂` (0 for volumes without axes).
+    fn defect(&self) -> f64 {
+        0.0
     }
 
-    /// Whether `p` certainly lies in the volume (module docs).
-    fn holds_point(&self, p: &[T; 3]) -> bool;
+    /// The volume as the outer side of tests.
+    fn widen(&self) -> Self::Wide;
 
-    /// `true` only if `inner` certainly lies in `self`; may be `false` for volumes that do.
-    fn holds(&self, inner: &Self) -> bool;
+    /// Whether `p` certainly lies in the volume `outer` (module docs).
+    fn holds_point(outer: &Self::Wide, p: &[T; 3]) -> bool;
+
+    /// `true` only if `inner`, of axis defect `inner_defect` ([`Enclose::defect`]), certainly lies in `outer`;
+    /// may be `false` for volumes that do.
+    fn holds(outer: &Self::Wide, inner: &Self, inner_defect: f64) -> bool;
 }
 
 /// The largest accepted axis defect of a file's OBB or RSS: `T::SAT_GUARD / 8`.
@@ -74,32 +89,66 @@ fn defect<T: Real>(rot: &[[T; 3]; 3]) -> f64 {
     3.0 * worst + 8.0 * EPS
 }
 
+/// A sphere widened: centre, radius and the radius of its point test.
+#[derive(Clone, Copy)]
+pub(crate) struct WideSphere {
+    c: [f64; 3],
+    r: f64,
+    t: f64,
+}
+
 impl<T: Real> Enclose<T> for Sphere<T> {
-    fn holds_point(&self, p: &[T; 3]) -> bool {
-        // fl(‖d‖²) ≥ ‖d‖²(1 − 2.5ε) and fl(t²) ≤ t²(1 + ε/2), so acceptance gives ‖d‖ ≤ t(1 + 1.6ε) ≤ r.
+    type Wide = WideSphere;
+
+    fn widen(&self) -> WideSphere {
         let r = self.radius.to_f64_exact();
-        let t = r - 2.5 * EPS * r;
-        let d = sub(wide(p), wide(&self.center));
-        dot(d, d) <= t * t
+        WideSphere {
+            c: wide(&self.center),
+            r,
+            t: r - 2.5 * EPS * r,
+        }
     }
 
-    fn holds(&self, inner: &Self) -> bool {
-        let d = sub(wide(&inner.center), wide(&self.center));
-        let (r, ri) = (self.radius.to_f64_exact(), inner.radius.to_f64_exact());
+    fn holds_point(outer: &WideSphere, p: &[T; 3]) -> bool {
+        // fl(‖d‖²) ≥ ‖d‖²(1 − 2.5ε) and fl(t²) ≤ t²(1 + ε/2), so acceptance gives ‖d‖ ≤ t(1 + 1.6ε) ≤ r.
+        let d = sub(wide(p), outer.c);
+        dot(d, d) <= outer.t * outer.t
+    }
+
+    fn holds(outer: &WideSphere, inner: &Self, _inner_defect: f64) -> bool {
+        let d = sub(wide(&inner.center), outer.c);
+        let (r, ri) = (outer.r, inner.radius.to_f64_exact());
         let dist = dot(d, d).sqrt();
         dist + ri + 8.0 * EPS * (dist + ri + r) <= r
     }
 }
 
+/// An AABB widened: centre and half-extents.
+#[derive(Clone, Copy)]
+pub(crate) struct WideAabb {
+    c: [f64; 3],
+    h: [f64; 3],
+}
+
 impl<T: Real> Enclose<T> for Aabb<T> {
-    fn holds_point(&self, p: &[T; 3]) -> bool {
-        // |fl(d)| ≥ |d|(1 − ε/2) and the difference h − |fl(d)| is rounded by at most ε/2 of h.
-        let (c, h, p) = (wide(&self.center), wide(&self.half), wide(p));
-        (0..3).all(|i| h[i] - (p[i] - c[i]).abs() >= 2.0 * EPS * h[i])
+    type Wide = WideAabb;
+
+    fn widen(&self) -> WideAabb {
+        WideAabb {
+            c: wide(&self.center),
+            h: wide(&self.half),
+        }
     }
 
-    fn holds(&self, inner: &Self) -> bool {
-        let (c, h) = (wide(&self.center), wide(&self.half));
+    fn holds_point(outer: &WideAabb, p: &[T; 3]) -> bool {
+        // |fl(d)| ≥ |d|(1 − ε/2) and the difference h − |fl(d)| is rounded by at most ε/2 of h.
+        let (c, h, p) = (outer.c, outer.h, wide(p));
+        let ok = |i: usize| h[i] - (p[i] - c[i]).abs() >= 2.0 * EPS * h[i];
+        ok(0) & ok(1) & ok(2)
+    }
+
+    fn holds(outer: &WideAabb, inner: &Self, _inner_defect: f64) -> bool {
+        let (c, h) = (outer.c, outer.h);
         let (ci, hi) = (wide(&inner.center), wide(&inner.half));
         (0..3).all(|i| {
             let reach = (ci[i] - c[i]).abs() + hi[i];
@@ -108,31 +157,53 @@ impl<T: Real> Enclose<T> for Aabb<T> {
     }
 }
 
+/// An OBB widened: centre, half-extents, axes and the margin `2.0156 ε ‖h‖₂` of its point test.
+#[derive(Clone, Copy)]
+pub(crate) struct WideObb {
+    c: [f64; 3],
+    h: [f64; 3],
+    a: [[f64; 3]; 3],
+    tau: f64,
+}
+
 impl<T: Real> Enclose<T> for Obb<T> {
-    fn frame_ok(&self) -> bool {
-        defect(&self.rot) <= max_defect::<T>()
+    const AXES: bool = true;
+    type Wide = WideObb;
+
+    fn defect(&self) -> f64 {
+        defect(&self.rot)
     }
 
-    fn holds_point(&self, p: &[T; 3]) -> bool {
+    fn widen(&self) -> WideObb {
+        let h = wide(&self.half);
+        WideObb {
+            c: wide(&self.center),
+            h,
+            a: self.rot.map(|x| wide(&x)),
+            tau: 2.0156 * EPS * dot(h, h).sqrt(),
+        }
+    }
+
+    fn holds_point(outer: &WideObb, p: &[T; 3]) -> bool {
         // The error of fl(a_j·d) is at most (γ₃ + ε/2)·Σ|a_jk||d_k| ≤ 2ε(1 + γ)‖d‖₂, and an accepted point has
         // ‖d‖₂ ≤ ‖h‖₂(1 + γ) for axes of defect γ ≤ max_defect; 2.0156 covers both factors and the rounding of
         // ‖h‖₂ and of h_j − |a_j·d| (Sterbenz: exact where it matters).
-        let (c, h) = (wide(&self.center), wide(&self.half));
+        let WideObb { c, h, a, tau } = *outer;
         let d = sub(wide(p), c);
-        let tau = 2.0156 * EPS * dot(h, h).sqrt();
-        (0..3).all(|j| h[j] - dot(wide(&self.rot[j]), d).abs() >= tau)
+        let ok = |j: usize| h[j] - dot(a[j], d).abs() >= tau;
+        ok(0) & ok(1) & ok(2)
     }
 
-    fn holds(&self, inner: &Self) -> bool {
-        let (c, h) = (wide(&self.center), wide(&self.half));
+    fn holds(outer: &WideObb, inner: &Self, inner_defect: f64) -> bool {
+        let (c, h) = (outer.c, outer.h);
         let (ci, hi) = (wide(&inner.center), wide(&inner.half));
         let d = sub(ci, c);
         let b = inner.rot.map(|x| wide(&x));
         // Points of the inner slab set reach at most Σ_k h_k |a_j·b_k| + γ_inner·‖h_inner‖ along a_j.
-        let slack = 1.1 * defect(&inner.rot) + 16.0 * EPS;
+        let slack = 1.1 * inner_defect + 16.0 * EPS;
         let size = l1(d) + l1(hi);
         (0..3).all(|j| {
-            let a = wide(&self.rot[j]);
+            let a = outer.a[j];
             let reach = dot(a, d).abs() + (0..3).map(|k| hi[k] * dot(a, b[k]).abs()).sum::<f64>();
             reach + slack * size + 4.0 * EPS * h[j] <= h[j]
         })
@@ -145,39 +216,62 @@ fn rect_dist2(l: [f64; 3], h: [f64; 2]) -> f64 {
     out(0) * out(0) + out(1) * out(1) + l[2] * l[2]
 }
 
-/// `p` in the frame of `v`: `Aᵀ(p − c)`.
-fn rss_local<T: Real>(v: &Rss<T>, p: [f64; 3]) -> [f64; 3] {
-    let d = sub(p, wide(&v.center));
-    v.rot.map(|a| dot(wide(&a), d))
+/// An RSS widened: centre, axes, half sides, radius, axis defect and the factor `16 ε_T` of its point test.
+#[derive(Clone, Copy)]
+pub(crate) struct WideRss {
+    c: [f64; 3],
+    a: [[f64; 3]; 3],
+    h: [f64; 2],
+    r: f64,
+    defect: f64,
+    eps16: f64,
+}
+
+impl WideRss {
+    /// `p` in the frame of the volume: `Aᵀ(p − c)`.
+    fn local(&self, p: [f64; 3]) -> [f64; 3] {
+        let d = sub(p, self.c);
+        self.a.map(|a| dot(a, d))
+    }
 }
 
 impl<T: Real> Enclose<T> for Rss<T> {
-    fn frame_ok(&self) -> bool {
-        defect(&self.rot) <= max_defect::<T>()
+    const AXES: bool = true;
+    type Wide = WideRss;
+
+    fn defect(&self) -> f64 {
+        defect(&self.rot)
     }
 
-    fn holds_point(&self, p: &[T; 3]) -> bool {
+    fn widen(&self) -> WideRss {
+        WideRss {
+            c: wide(&self.center),
+            a: self.rot.map(|x| wide(&x)),
+            h: self.half.map(T::to_f64_exact),
+            r: self.radius.to_f64_exact(),
+            defect: defect(&self.rot),
+            eps16: 16.0 * T::EPSILON.to_f64_exact(),
+        }
+    }
+
+    fn holds_point(outer: &WideRss, p: &[T; 3]) -> bool {
         let p = wide(p);
-        let r = self.radius.to_f64_exact();
-        let reach = r + 16.0 * T::EPSILON.to_f64_exact() * (l1(sub(p, wide(&self.center))) + r);
-        rect_dist2(rss_local(self, p), self.half.map(T::to_f64_exact)) <= reach * reach
+        let reach = outer.r + outer.eps16 * (l1(sub(p, outer.c)) + outer.r);
+        rect_dist2(outer.local(p), outer.h) <= reach * reach
     }
 
-    fn holds(&self, inner: &Self) -> bool {
+    fn holds(outer: &WideRss, inner: &Self, inner_defect: f64) -> bool {
         // The inner volume is its rectangle swept by a ball; the rectangle is convex, so its four corners
         // within `r − r_inner` of the outer rectangle suffice.
-        let (r, ri) = (self.radius.to_f64_exact(), inner.radius.to_f64_exact());
-        let (hi, h) = (
-            inner.half.map(T::to_f64_exact),
-            self.half.map(T::to_f64_exact),
-        );
+        let (r, ri) = (outer.r, inner.radius.to_f64_exact());
+        let (hi, h) = (inner.half.map(T::to_f64_exact), outer.h);
         let (ci, b0, b1) = (
             wide(&inner.center),
             wide(&inner.rot[0]),
             wide(&inner.rot[1]),
         );
-        let slack = (16.0 * EPS + 2.0 * (defect(&inner.rot) + defect(&self.rot)))
-            * (l1(sub(ci, wide(&self.center))) + hi[0] + hi[1] + h[0] + h[1] + r);
+        let slack = (16.0 * EPS + 2.0 * (inner_defect + outer.defect))
+            * (l1(sub(ci, outer.c)) + hi[0] + hi[1] + h[0] + h[1] + r);
         let room = r - ri - slack;
         room >= 0.0
             && [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
@@ -185,7 +279,7 @@ impl<T: Real> Enclose<T> for Rss<T> {
                 .all(|(s0, s1)| {
                     let corner: [f64; 3] =
                         std::array::from_fn(|k| ci[k] + s0 * hi[0] * b0[k] + s1 * hi[1] * b1[k]);
-                    rect_dist2(rss_local(self, corner), h) <= room * room
+                    rect_dist2(outer.local(corner), h) <= room * room
                 })
     }
 }
