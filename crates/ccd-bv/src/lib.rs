@@ -1,4 +1,6 @@
-//! Bounding volumes for collision queries between rigid triangle meshes.
+#![doc = include_str!("../README.md")]
+//!
+//! # Volumes
 //!
 //! | volume | parameters | transform | overlap test | guarantee |
 //! |---|---|---|---|---|
@@ -8,7 +10,8 @@
 //! | [`Rss`] | rotation, rectangle centre, half-lengths, radius | exact | certified rectangle gap (Larsen et al. 1999) | conservative |
 //!
 //! Every volume's [`distance_lower_bound`](BoundingVolume::distance_lower_bound) is certified: it never exceeds
-//! the distance between the volumes, rounding included ([`lower_bound`]).//!
+//! the distance between the volumes, rounding included ([`lower_bound`]).
+//!
 //! All volumes are generic over [`Real`] (`f32` or `f64`), are plain data
 //! (`bytemuck::Pod`) and implement [`BoundingVolume`], the seam the tree
 //! builder and the traversal engine are written against.

@@ -1,4 +1,6 @@
-//! Bounding-volume hierarchies over triangle meshes.
+#![doc = include_str!("../README.md")]
+//!
+//! # Layout
 //!
 //! A [`Bvh`] is a binary tree of sphere, AABB, OBB or RSS volumes
 //! ([`ccd_bv::BoundingVolume`]) stored like Gottschalk's FPQ (§7.2): one node

@@ -1,6 +1,8 @@
-//! Interval arithmetic with outward rounding, the bottom layer of ccd.
+#![doc = include_str!("../README.md")]
 //!
-//! Holds [`Real`], the scalar trait (`f32` or `f64`) every ccd crate is
+//! # Contents
+//!
+//! [`Real`], the scalar trait (`f32` or `f64`) every ccd crate is
 //! generic over, and the interval types used to bound motions over a time
 //! interval: [`Interval`], [`IVec3`], [`IMat3`], [`IQuat`].
 //!

@@ -1,4 +1,6 @@
-//! Rigid in-between motions over normalised time t ∈ [0, 1] and their conservative interval enclosures.
+#![doc = include_str!("../README.md")]
+//!
+//! # Contents
 //!
 //! A [`Motion`] gives the pose of a body at any time (`pose(t)`, body → world) and, for continuous collision
 //! detection, an [`IntervalPose`] that contains every pose over a time interval (`enclose(t0, t1)`), a tighter

@@ -1,9 +1,12 @@
-//! Proximity queries between two bounding-volume hierarchies.
+#![doc = include_str!("../README.md")]
 //!
-//! One engine family walks the bounding volume test tree (Gottschalk §2.5) of any two [`ccd_bvh::Hierarchy`]
-//! implementations with the same volume type: a depth-first walk (collide, tolerance) and a best-first walk
-//! keyed by a lower bound (distance, time of impact), sharing the descent rule and the leaf iteration; each query
-//! is a small visitor that owns its pruning test and key.
+//! # Traversals
+//!
+//! Two traversals walk the bounding volume test tree (Gottschalk 2000, §2.5) of any two [`ccd_bvh::Hierarchy`]
+//! implementations with the same volume type: a depth-first walk (collide, tolerance, and the second phase of
+//! distance) and a best-first walk keyed by a lower bound (time of impact, and the first phase of distance, whose
+//! bounded queue hands its waiting pairs to the depth-first walk). They share the descent rule and the leaf
+//! iteration; each query is a small visitor that owns its pruning test and key.
 //!
 //! | query | guarantee |
 //! |---|---|

@@ -1,4 +1,6 @@
-//! # ccd — collision detection between rigid triangle meshes
+#![doc = include_str!("../README.md")]
+//!
+//! # Queries
 //!
 //! Build a [`Model`] once from vertices and triangles (a sphere, AABB, OBB or
 //! RSS tree over the mesh), then query pairs of placed models. This crate is the
