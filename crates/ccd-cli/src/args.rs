@@ -396,7 +396,7 @@ fn axis(v: &[f64], what: &str) -> Result<[f64; 3], String> {
     }
 }
 
-/// Parses MOTION (see [`TOI_HELP`]).
+/// Parses MOTION (the syntax `ccd toi --help` prints).
 pub fn parse_motion(s: &str) -> Result<MotionArg, String> {
     let (kind, rest) = s.split_once(':').unwrap_or((s, ""));
     match kind.trim() {
@@ -471,7 +471,7 @@ impl PoseArg {
 /// Largest accepted deviation of a quaternion's norm from 1.
 const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
 
-/// Parses POSE (see [`POSE_HELP`]).
+/// Parses POSE (the syntax `ccd collide --help` prints).
 pub fn parse_pose(s: &str) -> Result<PoseArg, String> {
     let numbers = s
         .split(',')

@@ -35,3 +35,9 @@ pub use rng::SplitMix64;
 pub use rotation::random_rotation;
 pub use solids::{cuboid, tetrahedron};
 pub use sphere_mesh::{icosphere, latlong};
+
+/// The repository's `README.md`, whose Rust snippets run as doc-tests here: this crate has the façade as a
+/// dev-dependency and, unlike the published `ccd-mesh` package, lives where the workspace README is.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct RepositoryReadme;
