@@ -1,5 +1,5 @@
-//! Read-only access to a hierarchy: the seam the traversal engine uses, so
-//! one engine serves owned trees and (later) memory-mapped ones alike.
+//! Read-only access to a hierarchy: the seam the traversals use, so every
+//! query runs the same code on owned trees and on memory-mapped `.bvh` files.
 
 use std::ops::Range;
 
