@@ -5,8 +5,8 @@
 //! Each benchmark runs one operation over a set of 1024 precomputed operands
 //! (seeded, so runs are comparable); criterion reports time per set and
 //! throughput in operations. The multiply operands mix all sign cases
-//! (positive, negative, straddling zero), the case the seed's product got
-//! wrong (digest 000 §4.3).
+//! (positive, negative, straddling zero), the case the interval product of
+//! Jørgensen 2006 (`interval.h`) got wrong.
 
 use std::hint::black_box;
 

@@ -1,6 +1,6 @@
 //! Curve analysis: least-squares lines in log-log space, and the ledge/ramp
-//! decomposition of a parallel-close-proximity curve (digest 002-part2 §5.2
-//! step 6).
+//! decomposition of a parallel-close-proximity curve (Gottschalk 2000,
+//! §5.3.2, Fig. 5.11).
 
 /// A fitted line `y = slope·x + intercept`.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -39,7 +39,7 @@ pub enum Command {
     /// unchecked open, and the first query after opening, for OBB trees of a
     /// large icosphere in f32 and f64.
     BenchArchive(ArchiveFlags),
-    /// Continuous collision: time of impact on the digest's oracle scenes and on moving 1,280-triangle
+    /// Continuous collision: time of impact on the test scenes of Jørgensen 2006 and on moving 1,280-triangle
     /// spheres (approach, spinning approach, shell tunnelling, concentric spin), against analytic times
     /// and dense discrete sampling; false negatives, false positives, time per query.
     BenchCcd(CcdFlags),

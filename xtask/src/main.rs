@@ -1,5 +1,5 @@
 //! `cargo xtask`: ccd's benchmark suites reproducing the experiments of
-//! Gottschalk's thesis, Ch. 5 (digest 002-part2 §5).
+//! Gottschalk's thesis, Ch. 5.
 //!
 //! - `cargo xtask bench-proximity`: parallel close proximity (Fig. 5.11,
 //!   Fig. 5.17 with `--levels`);

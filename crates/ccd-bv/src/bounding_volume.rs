@@ -38,7 +38,7 @@ pub enum FitMethod {
     #[default]
     HullSurface,
     /// Eigenvectors of the area-weighted covariance of the triangles
-    /// themselves (§3.3.3; digest 002-part1 §3.4 has the corrected formula):
+    /// themselves (Gottschalk 2000, §3.3.3, with the formulas of §3.4):
     /// cheaper, as used by RAPID.
     TriangleSurface,
 }

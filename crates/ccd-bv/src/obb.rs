@@ -53,7 +53,7 @@ impl<T: Real> Obb<T> {
         frame_coords(&self.rot, &self.center, p)
     }
 
-    /// The relative transform of the SAT (digest 002-part1 §4.3.5): B's axes
+    /// The relative transform of the SAT (Gottschalk 2000, §4.3): B's axes
     /// (columns) and centre in A's box frame, where `self` is A in A's model
     /// frame, `other` is B in B's model frame and `b_in_a` is B's model frame
     /// in A's: `R = Aᵀ·(P·B)`, `T = Aᵀ·(P·c_B + t − c_A)`.

@@ -25,8 +25,9 @@
 //! than they save).
 //!
 //! # Reference
-//! Digest 002-part1 §4.5 (the corrected axis table: the thesis's printed
-//! `TESTCASE1` is transposed and its first `TESTCASE3` is wrong, §4.8).
+//! Gottschalk 2000, §4.3 (the 15 axes) and §4.6 (program code), with the
+//! axis table corrected: the printed `TESTCASE1` is transposed and its first
+//! `TESTCASE3` is wrong.
 
 use std::ops::{Add, Mul, Sub};
 

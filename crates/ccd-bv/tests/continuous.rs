@@ -1,6 +1,6 @@
 //! Continuous bounding-volume tests (`ccd_bv::continuous`) against dense
 //! sampling of the static tests on the posed volumes, and the rotating-rod
-//! oracle of digest 000 §14.3.
+//! test of Jørgensen 2006 (Appendix B).
 //!
 //! The sampling oracle poses both boxes with the motions' floating-point
 //! `pose(t)` and runs the static 15-axis SAT (`sat::obb_disjoint`, guard 0)
@@ -272,7 +272,7 @@ fn translation_enclosures() {
 }
 
 // ---------------------------------------------------------------------------
-// Digest 000 §14.3: the rotating rod. A: half-extents (2, 0.1, 0.1) at the
+// The rotating rod (Jørgensen 2006, Appendix B). A: half-extents (2, 0.1, 0.1) at the
 // origin, turning from I to Rz(π/2); B: a static unit box at (0, 3, 0).
 // First contact t* = 0.9363910 (A's corner (2, 0.1) meets B's face y = 2).
 

@@ -1,5 +1,5 @@
-//! Covariance closed forms and their invariances (digest 002-part1 §9,
-//! oracles 10–13).
+//! Covariance closed forms and their invariances (Gottschalk 2000,
+//! §3.4: against sampling, known values, invariances).
 
 mod common;
 

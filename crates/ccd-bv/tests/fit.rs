@@ -1,5 +1,5 @@
 //! Fitted volumes: containment after rounding, tightness, orientation and
-//! degenerate inputs (digest 002-part1 §9, oracles 14–18).
+//! degenerate inputs (Gottschalk 2000, §3.2–3.3).
 
 mod common;
 

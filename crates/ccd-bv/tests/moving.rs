@@ -1,5 +1,5 @@
 //! Eberly's constant-velocity tests (`ccd_bv::moving`) on the oracles of
-//! digest 003-004 §13: known first times of contact and contact sets.
+//! configurations worked by hand from Eberly's formulas: known first times of contact and contact sets.
 
 mod common;
 mod moving_oracle;
@@ -13,7 +13,7 @@ use common::Rng;
 use moving_oracle::*;
 
 // ---------------------------------------------------------------------------
-// Digest 003-004 §13: moving boxes.
+// Moving boxes (Eberly §2.2.2, §2.3).
 
 #[test]
 fn t1_face_face() {
@@ -200,7 +200,7 @@ fn negative_interval_is_empty() {
 }
 
 // ---------------------------------------------------------------------------
-// Digest 003-004 §13: triangle–box.
+// Triangle–box (Eberly §3.2.2, §3.3).
 
 fn tb1_triangle() -> [[f64; 3]; 3] {
     tri([v(-5.0, -5.0, 0.0), v(5.0, -5.0, 0.0), v(0.0, 5.0, 0.0)])
@@ -262,7 +262,7 @@ fn tb4_vertex_face() {
 }
 
 // ---------------------------------------------------------------------------
-// Digest 003-004 §13: triangle–triangle.
+// Triangle–triangle (Eberly §4.2.2, §4.3).
 
 fn tt_u() -> [[f64; 3]; 3] {
     tri([v(0.0, 0.0, 0.0), v(2.0, 0.0, 0.0), v(0.0, 2.0, 0.0)])

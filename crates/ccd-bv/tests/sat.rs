@@ -1,5 +1,5 @@
 //! The optimised 15-axis SAT against a brute-force corner-projection oracle,
-//! its guard, and `Obb::overlaps` (digest 002-part1 §9, oracles 1–6).
+//! its guard, and `Obb::overlaps` (Gottschalk 2000, §4.2–4.5).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Structural invariants of built trees (digest 002-part1 §9, oracles 19–21).
+//! Structural invariants of built trees (Gottschalk 2000, §3.1 and §7.2).
 
 use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Sphere};
 use ccd_bvh::{BuildError, BuildOptions, Bvh, Hierarchy, NodeKind};

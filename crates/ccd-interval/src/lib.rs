@@ -23,8 +23,9 @@
 //!
 //! # Reference
 //!
-//! Digest 000 §4 and §15.1: the seed's interval product is wrong when both
-//! operands contain zero and it never rounds outward; both are fixed here
+//! Interval arithmetic as used for continuous collision detection by Redon et al. 2002 and by
+//! J. N. Jørgensen, *Kontinuerligt Kollisionsdetektering* (DIKU, University of Copenhagen, 2006), an implementation of Redon et al. 2002 in OpenTissue (report §5 and its `interval.h`). That implementation's
+//! interval product is wrong when both operands contain zero and it never rounds outward; both are fixed here
 //! (four-product min/max, directed rounding after every inexact operation).
 
 #![forbid(unsafe_code)]

@@ -24,8 +24,8 @@ pub(crate) struct ShortArc<T: Real> {
 /// rotations alike (acos of the dot product is not).
 ///
 /// # Reference
-/// Digest 000 §3.3: the seed's flip rule was inverted and did not recompute the angle; its antipodal branch spun a
-/// full turn instead of standing still.
+/// Jørgensen 2006, §9.3 and `arbitrary_constant.h`: its flip rule was inverted and did not recompute the angle; its
+/// antipodal branch spun a full turn instead of standing still.
 pub(crate) fn short_arc<T: Real>(q0: &UnitQuaternion<T>, q1: &UnitQuaternion<T>) -> ShortArc<T> {
     // Equal or opposite quaternions are the same orientation exactly; the product below would leave a rounding
     // residue of an ulp and report a spurious 1e-16 rad turn.

@@ -1,4 +1,4 @@
-//! [`Bucketed`]: a motion with its enclosures precomputed over 2ⁿ equal time buckets (the seed's lookup tables,
+//! [`Bucketed`]: a motion with its enclosures precomputed over 2ⁿ equal time buckets (the lookup tables of Jørgensen 2006, §9.3,
 //! kept consistent under cloning).
 
 use ccd_interval::Real;
@@ -19,7 +19,7 @@ use crate::motion::Motion;
 /// i/2ⁿ are exact floats).
 ///
 /// # Reference
-/// Digest 000 §4.5 and §13.2: the seed precomputed 128 buckets (n = 7); its `bucket_lower(1.0)` indexed past the
+/// Jørgensen 2006, §9.3 and `arbitrary_constant.h`: 128 precomputed buckets (n = 7); its `bucket_lower(1.0)` indexed past the
 /// table, clamped here.
 #[derive(Clone, Debug)]
 pub struct Bucketed<T: Real, M> {
@@ -30,7 +30,7 @@ pub struct Bucketed<T: Real, M> {
 }
 
 impl<T: Real, M: Motion<T>> Bucketed<T, M> {
-    /// The seed's refinement level: 2⁷ = 128 buckets.
+    /// The refinement level of Jørgensen 2006 (§9.3): 2⁷ = 128 buckets.
     pub const DEFAULT_LEVEL: u32 = 7;
 
     /// The largest accepted level (2²⁰ buckets, about a million enclosures).

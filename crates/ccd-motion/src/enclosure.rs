@@ -109,7 +109,7 @@ pub(crate) fn time_interval<T: Real>(t0: T, t1: T) -> Interval<T> {
 /// Interval sine and versine (1 − cos) of the angle interval Θ = `angle` · `time`.
 ///
 /// Uses interval sine of the whole angle interval, so interior extrema (and several turns for spins) are accounted
-/// for; endpoint values alone are not conservative (digest 000 §4.5, §14.2). The versine is evaluated as
+/// for; endpoint values alone are not conservative (a rotation's entries have interior extrema). The versine is evaluated as
 /// 2·sin²(Θ/2): the same set as 1 − cos Θ, but with relative rather than absolute accuracy near Θ = 0, which keeps
 /// enclosures of tiny rotations (and of points far from the axis) tight.
 pub(crate) fn sin_vers<T: Real>(angle: T, time: Interval<T>) -> (Interval<T>, Interval<T>) {
@@ -206,7 +206,7 @@ pub(crate) fn turn_offset<T: Real>(
 /// an interval matrix that contains the exact value for the stored (float) u and R0.
 ///
 /// # Reference
-/// Digest 000 §3.2, with the report's erratum corrected: B = u*·R0, not u*·R1.
+/// Jørgensen 2006, §4.2 (Redon's motion M1 in matrix form), with its erratum corrected: B = u*·R0, not u*·R1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct AxisFrame<T> {
     pub r0: IMat3<T>,

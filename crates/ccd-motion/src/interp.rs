@@ -26,8 +26,8 @@ use crate::rotation_translation::ConstantRotationTranslation;
 /// Poses map body to world.
 ///
 /// # Reference
-/// Digest 000 §3.3: the seed's slerp inverted the short-arc flip (non-unit quaternions, bodies shrinking to 17 %
-/// mid-way) and spun antipodal quaternions through a full turn.
+/// Jørgensen 2006, §9.3 and `arbitrary_constant.h`: that slerp inverted the short-arc flip (non-unit quaternions,
+/// bodies shrinking to 17 % mid-way) and spun antipodal quaternions through a full turn.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interp<T: Real> {
     start: Isometry3<T>,

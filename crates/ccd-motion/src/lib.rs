@@ -30,9 +30,11 @@
 //! points and displacements given to constructors are in world coordinates.
 //!
 //! # Reference
-//! Digest 000 §3 (Redon's motions M1 and M2) and §4.5 (bounding motions with intervals), with the seed's bugs
-//! fixed (§15.2): B = u*·R0 in the matrix form, a correct short-arc slerp, antipodal quaternions standing still,
-//! and enclosures that are conservative where the seed's endpoint bounds were not.
+//! S. Redon, A. Kheddar, S. Coquillart, "Fast continuous collision detection between rigid bodies",
+//! Eurographics 2002 (the in-between motions M1 and M2), and J. N. Jørgensen, *Kontinuerligt Kollisionsdetektering* (DIKU, University of Copenhagen, 2006), an implementation of Redon et al. 2002 in OpenTissue (report §4, §9.3 and its
+//! `arbitrary_constant.h`), with that implementation's bugs fixed: B = u*·R0 in the matrix form, a correct
+//! short-arc slerp, antipodal quaternions standing still, and enclosures that are conservative where its
+//! endpoint bounds were not.
 #![forbid(unsafe_code)]
 
 mod arc;

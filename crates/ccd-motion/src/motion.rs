@@ -21,13 +21,13 @@ use crate::enclosure::IntervalPose;
 ///   the end pose, up to a few ulps of floating-point evaluation.
 /// - [`enclose`](Self::enclose) is **conservative over every sub-interval**: for any 0 ≤ t0 ≤ t1 ≤ 1 it contains
 ///   the exact pose at every real t ∈ [t0, t1], and the floating-point `pose(t)` at every float t ∈ [t0, t1]. It
-///   must not be built from endpoint values alone (a rotation's entries have interior extrema; digest 000 §14.2).
+///   must not be built from endpoint values alone (a rotation's entries have interior extrema).
 /// - [`point_bound`](Self::point_bound) is conservative in the same sense for one body point, and
 ///   [`max_speed`](Self::max_speed) is an upper bound, never an estimate.
 /// - Time outside [0, 1] is not part of the contract (implementations extrapolate the same formula).
 ///
 /// # Reference
-/// Redon's in-between motions (digest 000 §3): continuity, interpolation of the two known poses, rigidity.
+/// Redon's in-between motions (Redon et al. 2002; Jørgensen 2006, §4.1): continuity, interpolation of the two known poses, rigidity.
 pub trait Motion<T: Real>: Send + Sync + std::fmt::Debug {
     /// The pose at normalised time `t` (body → world).
     fn pose(&self, t: T) -> Isometry3<T>;

@@ -27,7 +27,7 @@ use crate::motion::Motion;
 /// any total angle (spins of several turns included).
 ///
 /// # Reference
-/// Digest 000 §3.2 (motion M1) with its erratum: B = u*·R0, not u*·R1 (the report's (4.2.d) misses R(1) = R1).
+/// Redon et al. 2002 (motion M1); Jørgensen 2006, §4.2, with its erratum: B = u*·R0, not u*·R1 (the report's (4.2.d) misses R(1) = R1).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConstantRotationTranslation<T: Real> {
     start: Isometry3<T>,

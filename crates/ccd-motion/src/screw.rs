@@ -29,7 +29,7 @@ use crate::motion::Motion;
 /// for spins of any number of turns. [`point_bound`](Motion::point_bound) bounds the point's own helix.
 ///
 /// # Reference
-/// Digest 000 §3.1 (M2, the special case of M1 whose translation is along the rotation axis).
+/// Redon et al. 2002 (M2, the special case of M1 whose translation is along the rotation axis).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Screw<T: Real> {
     start: Isometry3<T>,

@@ -1,5 +1,5 @@
 //! The collision query against brute force, and the BVTT invariant
-//! (digest 002-part2 §7, oracles 1 and 3).
+//! (Gottschalk 2000, §2.6.1: no traversal choice can miss a contact; §2.5.1: D − I + 2S + 2K = 1).
 
 use std::collections::BTreeSet;
 

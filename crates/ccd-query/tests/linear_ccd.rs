@@ -627,7 +627,7 @@ fn bracket(r: LinearCcdResult<f64>) -> (f64, f64) {
 
 #[test]
 fn tunnelling_cases_of_the_seed_are_found() {
-    // Digest 000 §14.4: the seed missed both (true TOI 0.33).
+    // Jørgensen 2006 (tests AE/AVF, Appendix B) missed both (true TOI 0.33).
     let req = LinearCcdRequest::default();
     let (lo, hi) = bracket(ccd_vertex_face_linear(
         [[0.0, 0.3, 0.1], [10.0, 0.3, 0.1]],

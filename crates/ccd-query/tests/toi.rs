@@ -1,4 +1,4 @@
-//! `time_of_impact`: no false negatives against dense discrete sampling, the oracle cases of digest 000 §14,
+//! `time_of_impact`: no false negatives against dense discrete sampling, the test cases of Jørgensen 2006 (§10, Appendix B) with their analytic times,
 //! and owned ≡ memory-mapped hierarchies.
 
 mod common;
@@ -84,7 +84,7 @@ fn oracle<MA: Motion<f64>, MB: Motion<f64>>(
 
 #[test]
 fn oracle_vertex_face_tunnelling() {
-    // The leading vertex (0, 0.3, 0.1) crosses the triangle's interior at x = 3.3 (digest 000 §14.4).
+    // The leading vertex (0, 0.3, 0.1) crosses the triangle's interior at x = 3.3 (Jørgensen 2006, test AVF).
     let a = triangle([[0.0, 0.3, 0.1], [-1.0, 0.3, 0.1], [-1.0, 0.35, 0.15]]);
     let b = triangle([[3.3, 0.0, -1.0], [3.3, 0.0, 1.0], [3.3, 1.0, 0.0]]);
     oracle(

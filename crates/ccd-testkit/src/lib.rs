@@ -15,7 +15,7 @@
 //! | [`random_mesh`] | random test meshes: [`random_soup`], [`random_blob`], [`sprinkle_degenerate`] |
 //!
 //! # Reference
-//! The lat/long generator and the ρ_min bound follow digest 002-part2 §5.1 (benchmark infrastructure).
+//! The lat/long generator and the ρ_min bound serve the parallel-close-proximity experiment of Gottschalk 2000, §5.3.2.
 
 pub mod distance;
 pub mod flat;

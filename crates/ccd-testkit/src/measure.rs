@@ -14,7 +14,7 @@ fn vec3(p: [f64; 3]) -> Vector3<f64> {
 ///
 /// For a mesh inscribed in a sphere of radius R about `centre` (all vertices on the sphere), every point of the mesh
 /// lies at a distance in `[d_min, R]` from `centre`. So an outer copy scaled by `(1 + ε)` cannot touch the inner one
-/// when `(1 + ε)·d_min > R`, i.e. `ε > R/d_min − 1` (digest 002-part2 §5.1: ρ_min = d_min/R; 0.9997533 for
+/// when `(1 + ε)·d_min > R`, i.e. `ε > R/d_min − 1` (ρ_min = d_min/R; 0.9997533 for
 /// `latlong(100, 200, 1.0)`, 0.904508 for `latlong(5, 10, 1.0)`).
 ///
 /// Faces whose computed normal is exactly zero are skipped. Computed in `f64`; relative error about 1e-15.

@@ -12,7 +12,7 @@ use crate::rng::SplitMix64;
 /// Consumes exactly three values of `rng`.
 ///
 /// # Reference
-/// K. Shoemake, "Uniform random rotations", Graphics Gems III (1992). Digest 002-part2 §5.1 asks for independent
+/// K. Shoemake, "Uniform random rotations", Graphics Gems III (1992). Gottschalk 2000, §5.3.2 uses independent
 /// uniform orientations per query.
 pub fn random_rotation(rng: &mut SplitMix64) -> UnitQuaternion<f64> {
     let u1 = rng.next_f64();

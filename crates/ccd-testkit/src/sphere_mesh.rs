@@ -22,7 +22,7 @@ use crate::mesh::Mesh;
 /// If `stacks < 2` or `slices < 3`, or if the vertex count `s·(t − 1) + 2` does not fit in `u32`.
 ///
 /// # Reference
-/// Digest 002-part2 §5.1 (`tris = 2·s·(t−1)`, default s = 2t).
+/// `tris = 2·s·(t−1)` (default s = 2t), which reproduces the triangle counts of Gottschalk 2000, §5.3.2.
 pub fn latlong(stacks: u32, slices: u32, radius: f64) -> Mesh {
     assert!(stacks >= 2, "latlong needs at least 2 stacks, got {stacks}");
     assert!(slices >= 3, "latlong needs at least 3 slices, got {slices}");
@@ -73,7 +73,7 @@ pub fn latlong(stacks: u32, slices: u32, radius: f64) -> Mesh {
 /// triangle split `level` times into four (edge midpoints shared between neighbours and pushed onto the sphere).
 ///
 /// `20·4^level` triangles and `10·4^level + 2` vertices: 80 for level 1, 1,280 for level 3, 1,310,720 for level 8.
-/// A control for the pole anomaly of [`latlong`] (digest 002-part2 §5.1), its triangles being nearly uniform.
+/// A control for the pole anomaly of [`latlong`] (Gottschalk 2000, §5.3.2), its triangles being nearly uniform.
 ///
 /// # Panics
 /// If `level > 12` (the vertex count would exceed `u32`).
@@ -224,7 +224,7 @@ mod tests {
     }
 
     #[test]
-    fn latlong_rho_min_matches_digest() {
+    fn latlong_rho_min_is_0_9997533() {
         let rho = min_face_plane_distance(&latlong(100, 200, 1.0), [0.0; 3]);
         assert!((rho - 0.9997533).abs() < 5e-8, "rho {rho}");
         let rho = min_face_plane_distance(&latlong(5, 10, 1.0), [0.0; 3]);

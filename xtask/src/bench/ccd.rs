@@ -1,7 +1,7 @@
 //! `bench-ccd`: continuous collision detection against known answers.
 //!
 //! Scenes (all OBB trees, `f64`, default build options, default [`ToiRequest`]):
-//! - the oracle scenes of digest 000 §14.4–14.5 with an analytic first-contact time t* (tunnelling vertex–face
+//! - the test scenes of Jørgensen 2006 (Appendix B) with an analytic first-contact time t* (tunnelling vertex–face
 //!   and edge–edge at 0.33, a rotating point at 1/3 under slerp and Redon's M1, the face-to-face cube pair at
 //!   0.3, AE01 at 0.45, the rotating rod at 0.9363910);
 //! - moving spheres (two level-3 icospheres of 1,280 triangles, radius 1): B approaching A at three speeds,
@@ -134,7 +134,7 @@ fn spin(from: Isometry3<f64>, axis: [f64; 3], angle: f64, by: [f64; 3]) -> Box<d
     ))
 }
 
-/// First contact of the rotating rod (digest 000 §14.3): the corner (2, 0.1) of A turning about z reaches
+/// First contact of the rotating rod (Jørgensen 2006, Appendix B): the corner (2, 0.1) of A turning about z reaches
 /// B's face y = 2 when 2 sin θ + 0.1 cos θ = 2 (Newton from θ = 1.47), at t = θ / (π/2).
 pub fn rod_truth() -> f64 {
     let mut th = 1.47_f64;
@@ -144,7 +144,7 @@ pub fn rod_truth() -> f64 {
     th / std::f64::consts::FRAC_PI_2
 }
 
-/// The oracle scenes of digest 000 §14.4–14.5, with their analytic first-contact times.
+/// The test scenes of Jørgensen 2006 (Appendix B), with their analytic first-contact times.
 pub fn oracle_scenes() -> Vec<Scene> {
     let quarter = Isometry3::rotation(Vector3::z() * std::f64::consts::FRAC_PI_2);
     let wall = triangle([[-5.0, 1.0, -5.0], [5.0, 1.0, -5.0], [0.0, 1.0, 5.0]]);
@@ -556,7 +556,7 @@ mod tests {
     }
 
     #[test]
-    fn oracle_times_are_the_digest_values() {
+    fn oracle_times_match_the_analytic_solutions() {
         assert!((rod_truth() - 0.936_391_0).abs() < 1e-6);
         // Just before t* the oracle scenes are apart, just after they touch (the tunnelling cases only
         // touch at the instant of crossing, so check the discrete test there).

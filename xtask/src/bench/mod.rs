@@ -3,7 +3,7 @@
 //! the collide call alone), per-configuration summaries, the thread pool and
 //! the progress bar.
 //!
-//! Fixed configuration, as in the thesis experiments (digest 002-part2 §5.1):
+//! Fixed configuration, as in the thesis experiments (Gottschalk 2000, §5.3):
 //! binary trees with one triangle per leaf, default top-down build,
 //! descend-largest-diameter, model-space updates, all-contacts collision.
 

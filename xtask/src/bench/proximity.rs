@@ -1,5 +1,5 @@
-//! `bench-proximity`: parallel close proximity (Gottschalk §5.3.2, Fig. 5.11;
-//! digest 002-part2 §1.5 and §5.2).
+//! `bench-proximity`: parallel close proximity (Gottschalk 2000, §5.3.2,
+//! Figs. 5.11 and 5.17).
 //!
 //! Two concentric tessellated spheres a gap ε apart, both rotated uniformly
 //! at random about the origin before each all-contacts query. The mean
@@ -447,7 +447,7 @@ fn at_speed_eps(setup: &Setup, r: &BvResult) -> Option<Counters> {
 /// The comparison block against the thesis numbers.
 fn print_comparison(setup: &Setup, results: &[BvResult], checks: &Checks, quick: bool) {
     println!();
-    println!("## comparison with the thesis (Gottschalk 2000, §5.3.2; digest 002-part2 §5.5)");
+    println!("## comparison with the thesis (Gottschalk 2000, §5.3.2)");
     if quick {
         println!(
             "note: --quick numbers are indicative only ({} triangles, {} queries, {} ε values)",
@@ -537,7 +537,7 @@ fn print_comparison(setup: &Setup, results: &[BvResult], checks: &Checks, quick:
     }
     if let Some((cv, bv, e)) = checks.ramp_cv {
         println!(
-            "max cv on the ramps={cv:.4} at {} ε={e:.2e} (digest acceptance < 0.02)",
+            "max cv on the ramps={cv:.4} at {} ε={e:.2e} (the thesis: < 0.02)",
             bv.name()
         );
     }

@@ -1,5 +1,5 @@
 //! `bench-transverse`: transverse contact against tessellation density
-//! (Gottschalk §5.3.3.1, Figs. 5.21–5.23; digest 002-part2 §1.6 and §5.3).
+//! (Gottschalk §5.3.3.1, Figs. 5.21–5.23).
 //!
 //! Two unit spheres with centres 1.41421 (≈ √2) apart meet at 90°, the most
 //! transverse contact. Each is rotated uniformly at random about its own
@@ -29,7 +29,7 @@ use crate::report::{Stamp, Table, json_num, num, slope, write_json};
 use crate::stats::mean;
 
 /// Lat/long stacks of the default list (s = 2t): 80 … 597,528 triangles,
-/// about √2 steps in t and 2× steps in n (digest §5.3).
+/// about √2 steps in t and 2× steps in n (Gottschalk 2000, §5.3.3.1).
 const LATLONG_STACKS: [u32; 14] = [5, 7, 10, 14, 20, 28, 40, 56, 80, 113, 160, 226, 320, 387];
 /// Default cap of the list: up to t = 226 (203,400 triangles).
 const DEFAULT_MAX_TRIS: usize = 250_000;
@@ -43,7 +43,7 @@ const CENTRE_DISTANCE: f64 = 1.41421;
 const FIT_MIN_TRIS: usize = 1_500;
 
 /// The ideal-BV bounds on BV tests for `k` contacts between two balanced
-/// binary trees over `n` triangles each (Gottschalk §2.6.3; digest §1.6):
+/// binary trees over `n` triangles each (Gottschalk 2000, §2.6.3):
 /// `(v_l, v_u) = (2·log2(n²/k) + 2k − 1, 2k·log2(n²/k) + 2k − 1)`.
 /// NaN for `k ≤ 0`.
 pub fn bv_test_bounds(n: f64, k: f64) -> (f64, f64) {
@@ -392,7 +392,7 @@ fn print_comparison(
     quick: bool,
 ) {
     println!();
-    println!("## comparison with the thesis (Gottschalk 2000, §5.3.3.1; digest 002-part2 §5.5)");
+    println!("## comparison with the thesis (Gottschalk 2000, §5.3.3.1)");
     if quick {
         let n_max = tess.iter().map(|t| t.tris()).max().unwrap_or(0);
         println!("note: --quick numbers are indicative only (n up to {n_max}, {queries} queries)");
@@ -414,7 +414,7 @@ fn print_comparison(
     }
     if let Some(c) = checks.sqrt_constant {
         println!(
-            "contacts ≈ c·√n with c={c:.3} (digest estimate ≈ 1.55 from the 40k sliding-sphere density)"
+            "contacts ≈ c·√n with c={c:.3} (estimate ≈ 1.55 from the 40k sliding-sphere contact density, Gottschalk 2000, §5.3.1)"
         );
     }
     if checks.below_lower_bound.is_empty() {
@@ -554,8 +554,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bounds_match_the_digest_examples() {
-        // Digest §1.6: n = 80, k ≈ 14 → v_l ≈ 44.5, v_u ≈ 273.
+    fn bounds_match_worked_example_n_80() {
+        // Gottschalk 2000, §2.6.3 worked at n = 80, k ≈ 14 → v_l ≈ 44.5, v_u ≈ 273.
         let (l, u) = bv_test_bounds(80.0, 80f64.sqrt() * 1.55);
         assert!((l - 44.5).abs() < 0.6, "v_l = {l}");
         assert!((u - 273.0).abs() < 5.0, "v_u = {u}");

@@ -22,9 +22,9 @@
 //! the interval length and the rotation speed.
 //!
 //! # Reference
-//! Digest 000 §5.1 (spheres), §5.3 (OBBs), §13.4 (checklist), §14.3
-//! (oracles: the rotating rod) and §15.3 (the report's bucket scan and its
-//! non-conservative rounding, both avoided here).
+//! Redon et al. 2002; Jørgensen 2006, §6.1 (spheres), §6.3 (OBBs), §9.3 and
+//! Appendix B (the rotating rod test), whose bucket scan and non-conservative
+//! rounding are both avoided here.
 
 mod obb;
 mod sphere;

@@ -1,5 +1,5 @@
 //! The interval separating-axis test of two oriented boxes over a time
-//! interval (digest 000 §5.3, §11.7, with the fixes of §15).
+//! interval (Redon et al. 2002; Jørgensen 2006, §6.3 and `cont_coll_obb.h`, with its rounding and orthonormality assumptions fixed).
 
 use ccd_interval::{IVec3, Interval};
 use ccd_motion::IntervalPose;
@@ -31,7 +31,7 @@ use crate::{Obb, Real};
 /// `t ∈ [t0, t1]`. The boxes are the closed point sets
 /// `{c + Σ s_k h_k axis_k : |s_k| ≤ 1}` of the stored float axes, which are
 /// orthonormal only up to round-off: face axes use their float Gram matrix,
-/// and the closed forms of the edge axes (digest 003-004 §3.2) are widened by
+/// and the closed forms of the edge axes (Gottschalk 2000, §4.3; Eberly §2.1) are widened by
 /// certified bounds of the axes' distance from orthonormality (about `1e-16`
 /// each; derivation in the source). Every quantity the verdict depends on is
 /// computed with outward-rounded interval arithmetic ([`Interval`],
@@ -59,8 +59,8 @@ use crate::{Obb, Real};
 /// builds; release builds answer [`Certainty::MayOverlap`].
 ///
 /// # Reference
-/// Digest 000 §5.3 (the continuous SAT), §11.7 (the report's `check_pair`,
-/// which assumed exactly orthonormal axes), §15.1 and §15.3 (the report
+/// Jørgensen 2006, §6.3 (the continuous SAT) and `cont_coll_obb.h` (its `check_pair`,
+/// which assumed exactly orthonormal axes; the report
 /// rounded to nearest and scanned fixed buckets; here every bound is
 /// outward-rounded and the interval is arbitrary).
 pub fn obb_disjoint_over<T: Real>(

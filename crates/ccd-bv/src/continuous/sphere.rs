@@ -1,4 +1,4 @@
-//! The interval sphere test over a time interval (digest 000 §5.1).
+//! The interval sphere test over a time interval (Jørgensen 2006, §6.1).
 
 use ccd_interval::Interval;
 use ccd_motion::IntervalPose;

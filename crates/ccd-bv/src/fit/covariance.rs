@@ -24,7 +24,7 @@ pub fn point_covariance<T: Real>(points: &[[T; 3]]) -> (Vector3<f64>, Matrix3<f6
 
 /// Mean, covariance and total area of the union of the triangles `faces`
 /// (indices into `vertices`), with uniform density over their area
-/// (thesis §3.4.3, corrected per digest 002-part1 §3.4).
+/// (Gottschalk 2000, §3.4.3; §3.4.2's printed covariance E[x_i − E x_i]·E[x_j − E x_j] is read as E[(x_i − E x_i)(x_j − E x_j)]).
 ///
 /// Each triangle `p, q, r` with area `A` and centroid `m` contributes the
 /// second moment `(A/12)(9 m mᵀ + p pᵀ + q qᵀ + r rᵀ)`; the sum is divided by

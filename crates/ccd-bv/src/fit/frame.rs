@@ -19,7 +19,7 @@ const DEGENERATE: f64 = 1e-12;
 /// spread) of the OBB that [`Obb`](crate::Obb)'s fit puts around `faces`.
 ///
 /// - One triangle: axis 0 along its longest edge, axis 2 along its unit
-///   normal, axis 1 = axis 2 × axis 0 (RAPID's leaf box, digest §3.7); a
+///   normal, axis 1 = axis 2 × axis 0 (the leaf box of RAPID 2.01); a
 ///   zero-area triangle is treated as a segment, a point as below.
 /// - Otherwise the intrinsic dimension of the distinct vertices is read from
 ///   their covariance eigenvalues (thesis §3.3.5): all equal → identity;

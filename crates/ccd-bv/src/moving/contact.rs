@@ -1,4 +1,4 @@
-//! Contact sets of the constant-velocity tests (digest 003-004 §5.3, §7.4):
+//! Contact sets of the constant-velocity tests (Eberly, *Dynamic Collision Detection using Oriented Bounding Boxes*, §2.3.2, §3.3.2, §4.3.2):
 //! at the first time of contact, the extreme features of both objects on the
 //! last-entered axis touch, and their intersection is the contact set.
 //!

@@ -9,16 +9,16 @@
 //! | triangle – triangle | [`moving_triangle_triangle`] | 11: `N`, `M`, `E_i × F_j`; + 6 in-plane `N × E_i`, `N × F_j` when the planes are (nearly) parallel, or + 6 for two flat triangles (points, segments) |
 //!
 //! # Method
-//! Interval intersection in time ("Formulation A", digest 003-004 §4.1): on
+//! Interval intersection in time (Eberly §2.2.2): on
 //! each axis the two projections are intervals, B's moving at the projected
 //! relative speed; the time set where they overlap is an interval of `t`. The
 //! objects touch first at the largest entry time over all axes, if it does
 //! not exceed the smallest exit time. The axes above are the facet normals of
 //! the Minkowski difference of the two (non-degenerate) objects, so this is
 //! exact in exact arithmetic: it matched a linear-programming ground truth to
-//! 1e-14 in the digest's trials. The contact set comes from the features of
+//! 1e-14 in trials on random boxes. The contact set comes from the features of
 //! both objects that are extreme on the axis that entered last, moved to the
-//! contact time (digest §5.2–5.4, §7.4).
+//! contact time (Eberly §2.3.2, §3.3.2, §4.3.2).
 //!
 //! # Guarantee
 //! Conservative: the time is never later than the first time of contact of
@@ -62,8 +62,9 @@
 //!
 //! # Reference
 //! Eberly, *Dynamic Collision Detection using Oriented Bounding Boxes*,
-//! §2.2.2, §2.3, §3.2.2, §3.3, §4.2.2, §4.3; digest 003-004 §4–§7 (the
-//! formulas), §13 (the oracles the tests check).
+//! §2.2.2, §2.3, §3.2.2, §3.3, §4.2.2, §4.3 (Magic Software, 1999; Geometric
+//! Tools edition 2008); the tests check configurations worked by hand from
+//! these formulas.
 
 mod contact;
 mod obb_obb;

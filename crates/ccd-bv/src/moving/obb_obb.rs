@@ -1,4 +1,4 @@
-//! Box–box constant-velocity test (digest 003-004 §4.1, §5).
+//! Box–box constant-velocity test (Eberly, *Dynamic Collision Detection using Oriented Bounding Boxes*, §2.2.2, §2.3).
 
 use nalgebra::Vector3;
 
@@ -9,7 +9,7 @@ use crate::{Obb, Real};
 /// First time of contact and contact set of box `a` moving with velocity
 /// `va` and box `b` moving with `vb`, over `t ∈ [0, t_max]`.
 ///
-/// Sweeps the 15 axes `A_i`, `B_j`, `A_i × B_j` (digest 003-004 §4.1: per
+/// Sweeps the 15 axes `A_i`, `B_j`, `A_i × B_j` (Eberly §2.2.2: per
 /// axis, the time interval where the projections overlap; first contact =
 /// the largest entry time if it does not exceed the smallest exit time) with
 /// quick out. The contact set is built from the boxes' vertex/edge/face

@@ -1,5 +1,5 @@
-//! The per-axis sweep of Eberly's constant-velocity test (digest 003-004
-//! §4.1, "Formulation A"), with rounding margins that make it conservative.
+//! The per-axis sweep of Eberly's constant-velocity test (Eberly, *Dynamic
+//! Collision Detection using Oriented Bounding Boxes*, §2.2.2), with rounding margins that make it conservative.
 //!
 //! On an axis `L`, object A projects to `[a_lo, a_hi]` and object B to
 //! `[b_lo, b_hi]` at `t = 0`; B moves relative to A with the projected speed

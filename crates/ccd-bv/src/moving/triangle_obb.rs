@@ -1,4 +1,4 @@
-//! Triangle–box constant-velocity test (digest 003-004 §7.1–7.2, §7.4).
+//! Triangle–box constant-velocity test (Eberly, *Dynamic Collision Detection using Oriented Bounding Boxes*, §3.1–3.3).
 
 use nalgebra::Vector3;
 
@@ -11,7 +11,7 @@ use crate::{Obb, Real};
 ///
 /// Sweeps the 13 axes: the triangle normal `N`, the box axes `A_k` and the
 /// cross products `E_i × A_k` of the triangle's edges with the box axes
-/// (digest 003-004 §7.2, Formulation A). The contact set comes from the
+/// (Eberly §3.2.2, interval intersection in time). The contact set comes from the
 /// features (vertex, edge or face of either) extreme on the last-entered
 /// axis at the contact time (§7.4): a point, a segment, or a polygon (a
 /// triangle face clipped by a box face has at most 7 vertices).

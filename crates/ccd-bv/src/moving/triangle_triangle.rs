@@ -1,4 +1,4 @@
-//! Triangle–triangle constant-velocity test (digest 003-004 §7.3–7.4).
+//! Triangle–triangle constant-velocity test (Eberly, *Dynamic Collision Detection using Oriented Bounding Boxes*, §4).
 
 use nalgebra::Vector3;
 
@@ -13,7 +13,7 @@ use crate::Real;
 /// When the normals are parallel up to `sin² ≤ √EPSILON` (coplanar or
 /// parallel planes, which translation preserves) it adds the 6 in-plane axes
 /// `N × E_i`, `N × F_j` (with `N` the longer normal), which separate
-/// triangles in one plane (digest 003-004 §7.3). When both triangles are
+/// triangles in one plane (Eberly §1 and §4.1). When both triangles are
 /// flat (points or segments: collinear or coincident vertices, up to
 /// `‖N‖² ≤ √EPSILON·L⁴` with `L` the longest edge) it adds instead the 6
 /// axes of `flat_pair_axes`. The contact set comes from the features
@@ -23,7 +23,7 @@ use crate::Real;
 /// # Guarantee
 /// Conservative, as described in [the module](crate::moving): any set of
 /// axes is, and the rounding margins make coplanar triangles (whose normal
-/// axis is round-off noise, digest §10.3) never falsely separated. Exact up
+/// axis is round-off noise) never falsely separated. Exact up
 /// to the margin for every pair, degenerate triangles included: the axes
 /// contain the facet normals of the Minkowski difference of the two
 /// triangles in each case (a prism or a triangle when one of them is flat,

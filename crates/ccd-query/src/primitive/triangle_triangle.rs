@@ -76,7 +76,7 @@ type Triangle = [Point; 3];
 /// # Reference
 /// J. R. Shewchuk, *Adaptive precision floating-point arithmetic and fast robust geometric predicates* (1997);
 /// O. Devillers, P. Guigue, *Faster triangle-triangle intersection tests* (INRIA RR-4488, 2002). DESIGN.md §7 and
-/// digest 002-part2 §5.1: touching counts as contact.
+/// Gottschalk 2000, §5.3.1: touching counts as contact.
 #[inline]
 pub fn triangles_intersect(a: &Triangle, b: &Triangle) -> bool {
     // 1. Plane rejection.

@@ -18,7 +18,7 @@
 //!
 //! and for edge–edge `F(t, u, v) = P0(t) + u·D(t) − (y0 + v·(y1 − y0))`, `u, v ∈ [0, 1]`, where `P` and `P0` are
 //! interval boxes of the moving vertex and `D = R·(a1 − a0)` the interval edge vector (bounded through the
-//! rotation alone, so the translation does not enter twice: digest 000 §13.6). The features touch at `t` iff
+//! rotation alone, so the translation does not enter twice). The features touch at `t` iff
 //! `|F(t, u, v)| ≤ δ` for some admissible `(u, v)`. A feature is excluded iff for some finite axis `k` the
 //! interval `k·F` over the box and the whole `(u, v)` domain certainly avoids `[−δ|k|, δ|k|]`. Because `k·F` is
 //! affine in `(u, v)`, its range over the domain is the projection of the fixed feature's vertices, so one axis

@@ -40,7 +40,7 @@
 //! Each motion maps its model frame to the world; points and normals are reported in the world.
 //!
 //! # Reference
-//! Digest 000 §5.5, §6, §11.3–11.7, §13.5–13.7 and §15.4: the seed's leaf test (a discrete check at the start of
+//! Redon et al. 2002; J. N. Jørgensen, *Kontinuerligt Kollisionsdetektering* (DIKU, University of Copenhagen, 2006), an implementation of Redon et al. 2002 in OpenTissue, §6.5, §7 and `cont_coll_bvh.h` … `cont_coll_obb.h`: its leaf test (a discrete check at the start of
 //! each time leaf) missed tunnelling contacts and reported late times, tested edges in 2-D and skipped edge
 //! (2, 0); here every time box is decided over its whole extent, in 3-D, for all nine edge pairs.
 
@@ -78,8 +78,8 @@ use describe::{ModelPair, describe};
 ///
 /// # Behaviour
 /// Touching counts as contact. Meshes already intersecting at `t = 0` give `t_lo = t_hi = 0` with
-/// [`Feature::Overlap`]. A mesh entirely inside the other without touching is not a contact (digest 000 §15.5,
-/// limitation L2).
+/// [`Feature::Overlap`]. A mesh entirely inside the other without touching is not a contact (Jørgensen 2006,
+/// §1.2, limitation L2).
 ///
 /// # Cost
 /// Bounded by `request.budget` (plus at most one leaf entry's work): when it runs out the outcome is

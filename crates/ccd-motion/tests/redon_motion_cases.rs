@@ -1,4 +1,4 @@
-//! The motion cases of digest 000 §14.2 (the seed report's AB00–AB02 runs and its bugs), as unit tests.
+//! The motion cases of Jørgensen 2006 (its test runs AB00–AB02, §10 and Appendix B, and the bugs they exposed), as unit tests.
 
 use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, PI};
 
@@ -10,7 +10,7 @@ fn pose(t: [f64; 3], q: UnitQuaternion<f64>) -> Isometry3<f64> {
     Isometry3::from_parts(Translation3::new(t[0], t[1], t[2]), q)
 }
 
-/// Both pose-to-pose motions of the report's kind (the seed's `arbitrary_constant`).
+/// Both pose-to-pose motions of the report's kind (`arbitrary_constant` in Jørgensen 2006).
 fn both(start: Isometry3<f64>, end: Isometry3<f64>) -> [Box<dyn Motion<f64>>; 2] {
     [
         Box::new(Interp::new(start, end)),
@@ -82,7 +82,7 @@ fn ab02_half_turn_about_x() {
 
 #[test]
 fn quarter_turn_stays_unit() {
-    // The seed's inverted flip shrank |q(0.5)| to 0.414 (bodies to 17 %); here q(t) = (cos(πt/4), sin(πt/4), 0, 0).
+    // Jørgensen 2006's inverted flip shrank |q(0.5)| to 0.414 (bodies to 17 %); here q(t) = (cos(πt/4), sin(πt/4), 0, 0).
     let a = pose([0.0; 3], UnitQuaternion::identity());
     let b = pose(
         [0.0; 3],
@@ -101,7 +101,7 @@ fn quarter_turn_stays_unit() {
 
 #[test]
 fn antipodal_quaternions_stand_still() {
-    // q1 = −q0 is the same orientation: the seed spun the body through 360°.
+    // q1 = −q0 is the same orientation: Jørgensen 2006 spun the body through 360°.
     let q0 = UnitQuaternion::from_euler_angles(0.4, -1.1, 2.5);
     let a = pose([1.0, 2.0, 3.0], q0);
     let b = pose(
@@ -141,7 +141,7 @@ fn matrix_form_uses_u_star_r0() {
 #[test]
 fn rotation_bound_is_not_endpoint_bound() {
     // A = (√½, √½, 0, 0), B = (√½, 0, √½, 0): the slerp's scalar part peaks at 0.8165 at t = ½ while both ends are
-    // √½, so the seed's endpoint min/max missed the middle of the motion.
+    // √½, so an endpoint min/max (as in Jørgensen 2006) missed the middle of the motion.
     let a = UnitQuaternion::new_unchecked(Quaternion::new(FRAC_1_SQRT_2, FRAC_1_SQRT_2, 0.0, 0.0));
     let b = UnitQuaternion::new_unchecked(Quaternion::new(FRAC_1_SQRT_2, 0.0, FRAC_1_SQRT_2, 0.0));
     let m = Interp::new(pose([0.0; 3], a), pose([0.0; 3], b));

@@ -1,4 +1,4 @@
-//! Digest 000 §14.1: each row of the interval-arithmetic oracle table, plus
+//! Interval products in every sign case, subtraction, reciprocal, mig/mag and sin/cos with interior extrema, plus
 //! the division cases. Outward rounding may widen a result by a few ulps, so
 //! "expected `[a, b]`" is checked as "contains `[a, b]`, within `1e-12`".
 
@@ -24,19 +24,19 @@ fn assert_close(got: Interval<f64>, lo: f64, hi: f64) {
 
 #[test]
 fn product_both_straddle_zero() {
-    // Seed code gives [-1, 3].
+    // The interval.h of Jørgensen 2006 gives [-1, 3].
     assert_close(i(-1.0, 2.0) * i(-3.0, 1.0), -6.0, 3.0);
 }
 
 #[test]
 fn product_both_touch_zero() {
-    // Seed code gives [0, 0].
+    // The interval.h of Jørgensen 2006 gives [0, 0].
     assert_close(i(0.0, 2.0) * i(0.0, 3.0), 0.0, 6.0);
 }
 
 #[test]
 fn product_straddle_times_touch() {
-    // Seed code gives [-6, 0].
+    // The interval.h of Jørgensen 2006 gives [-6, 0].
     assert_close(i(-3.0, 1.0) * i(0.0, 2.0), -6.0, 2.0);
 }
 
