@@ -47,6 +47,9 @@ pub enum Command {
     /// volume types agreeing, rel_err bound, tolerance answers at ε/2 and 2ε), transverse contact (distance
     /// 0) and the sliding-sphere path (distance against the analytic curve); medians, counters, CSV, SVG, JSON.
     BenchDistance(DistanceFlags),
+    /// House rules as a check: crate layering (ARCHITECTURE.md), the CLI on the façade only, no Rust file over
+    /// 800 lines, no citations of internal documents; exits non-zero on any violation.
+    Tidy,
 }
 
 /// Flags of `bench-distance`.

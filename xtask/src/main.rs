@@ -10,7 +10,9 @@
 //! - `cargo xtask bench-ccd`: continuous collision (time of impact) against
 //!   analytic oracles and dense discrete sampling;
 //! - `cargo xtask bench-distance`: distance and tolerance queries in parallel
-//!   close proximity and transverse contact.
+//!   close proximity and transverse contact;
+//! - `cargo xtask tidy`: the house rules (layering, CLI on the façade, file
+//!   lengths, citations) as a check.
 //!
 //! Every suite prints a stamped header (host, revision, seed), CSV rows on
 //! stdout and in `--out`, a comparison block against the thesis numbers, SVG
@@ -23,6 +25,7 @@ mod mesh;
 mod plot;
 mod report;
 mod stats;
+mod tidy;
 
 use std::process::ExitCode;
 
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::BenchArchive(flags) => bench::archive::run(&flags),
         Command::BenchCcd(flags) => bench::ccd::run(&flags),
         Command::BenchDistance(flags) => bench::distance::run(&flags),
+        Command::Tidy => tidy::run(),
     };
     match outcome {
         Ok(bench::Verdict::Pass) => ExitCode::SUCCESS,
