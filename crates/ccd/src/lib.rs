@@ -28,12 +28,16 @@ pub use ccd_bvh::{
 };
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
 pub use ccd_query::ccd_motion as motion;
+/// Tests between single primitives (the `ccd-query` crate's `primitive` module): the exact triangle–triangle
+/// test, triangle distances, and the certified linear-trajectory continuous tests
+/// ([`primitive::ccd_vertex_face_linear`], [`primitive::ccd_edge_edge_linear`]).
+pub use ccd_query::primitive;
 pub use ccd_query::{
     Closest, CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, DistanceOutcome,
     DistanceRequest, DistanceResult, DistanceStats, QueryStats, ToleranceOutcome, ToleranceResult,
 };
 pub use ccd_query::{
-    Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats,
+    ContinuousVolume, Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats,
 };
 pub use error::Error;
 pub use io::{MeshData, MeshError};
@@ -173,7 +177,7 @@ where
     T: Real,
     A: Hierarchy<Scalar = T>,
     B: Hierarchy<Scalar = T, Bv = A::Bv>,
-    A::Bv: ccd_query::ContinuousVolume<T>,
+    A::Bv: ContinuousVolume<T>,
     MA: ccd_query::ccd_motion::Motion<T> + ?Sized,
     MB: ccd_query::ccd_motion::Motion<T> + ?Sized,
 {
