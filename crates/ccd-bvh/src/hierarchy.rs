@@ -9,6 +9,7 @@ use crate::{Face, Node};
 
 /// Statistics of a built hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TreeStats {
     /// Number of nodes.
     pub nodes: usize,

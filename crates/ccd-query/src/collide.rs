@@ -15,6 +15,7 @@ use crate::{CollideRequest, ContactMode, QueryStats};
 /// [`Hierarchy::triangle_by_id`](ccd_bvh::Hierarchy::triangle_by_id)`(contact.a)`, not
 /// [`Hierarchy::triangle`](ccd_bvh::Hierarchy::triangle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactPair {
     /// Triangle of A (caller id).
     pub a: u32,
@@ -24,6 +25,7 @@ pub struct ContactPair {
 
 /// Outcome of [`collide`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollideResult {
     /// Triangle pairs in contact, in traversal order (at most one with
     /// [`ContactMode::First`]).

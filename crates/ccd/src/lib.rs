@@ -12,9 +12,19 @@
 //! | [`within_distance`] | closer than a tolerance? early exit on the first witness |
 //! | [`time_of_impact`] | conservative first time of contact of two moving models: `t_lo` never late |
 //!
-//! Every result carries [`QueryStats`] with exact operation counts.
+//! Every result carries [`QueryStats`] with exact operation counts. Contacts name triangles by their index in
+//! the caller's triangle list; [`Hierarchy::triangle_by_id`] turns one back into its corners.
+//!
+//! # Cargo features
+//!
+//! | feature | default | what |
+//! |---|---|---|
+//! | `io` | yes | mesh file readers (`ccd::io`: OBJ via tobj, STL via stl_io, PLY via ply-rs-bw) and `Model::from_mesh_file`, `from_obj`, `from_stl`, `from_ply`; without it none of those crates is compiled |
+//! | `serde` | no | `Serialize`/`Deserialize` on the requests and results (`CollideRequest`, `ContactPair`, `ToiResult`, …), `BuildOptions`, `TreeStats`, `FitMethod` |
+//! | `convert-mint`, `convert-glam030` … `convert-glam033` | no | nalgebra's conversions from and to mint / glam types, for building poses and points |
 
 mod error;
+#[cfg(feature = "io")]
 pub mod io;
 mod model;
 
@@ -40,6 +50,7 @@ pub use ccd_query::{
     ContinuousVolume, Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats,
 };
 pub use error::Error;
+#[cfg(feature = "io")]
 pub use io::{MeshData, MeshError};
 pub use model::Model;
 

@@ -65,7 +65,9 @@ fn contacts_name_the_callers_triangles_on_owned_and_mapped_icospheres() {
     );
     for (name, m) in [("owned", &owned), ("mapped", &map)] {
         let (contacts, wrong_by_slot) = check_contacts(m, &mesh, m, &mesh, &pose_b);
-        eprintln!("{name}: {contacts} contacts, triangle(contact.a) names another triangle for {wrong_by_slot}");
+        eprintln!(
+            "{name}: {contacts} contacts, triangle(contact.a) names another triangle for {wrong_by_slot}"
+        );
         assert!(
             contacts >= 20,
             "{name}: only {contacts} contacts, the scene should cross many triangles"

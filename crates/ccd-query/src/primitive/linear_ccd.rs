@@ -75,6 +75,7 @@ use super::bernstein::{Bracket, Cubic, Pairs, bracket_root};
 /// Parameters of [`ccd_vertex_face_linear`](super::ccd_vertex_face_linear) and
 /// [`ccd_edge_edge_linear`](super::ccd_edge_edge_linear).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LinearCcdRequest<T> {
     /// Largest time width of a reported bracket `[t_lo, t_hi]` (default `1e-6`). A value that is not
     /// positive asks for the narrowest bracket floating point allows.
@@ -103,6 +104,7 @@ impl<T: Real> Default for LinearCcdRequest<T> {
 
 /// What a linear continuous test found on the time interval `[0, 1]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LinearCcdOutcome<T> {
     /// Certified: the features are never in contact for `t ∈ [0, 1]`.
     NoContact,
@@ -123,6 +125,7 @@ pub enum LinearCcdOutcome<T> {
 
 /// Result of a linear continuous test.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LinearCcdResult<T> {
     /// What was found.
     pub outcome: LinearCcdOutcome<T>,

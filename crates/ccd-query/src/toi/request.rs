@@ -5,6 +5,7 @@ use ccd_bv::{RangeError, Real};
 
 /// What [`time_of_impact`](super::time_of_impact) reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ToiMode {
     /// Only the first contact: [`ToiResult::toi`].
     #[default]
@@ -21,6 +22,7 @@ pub enum ToiMode {
 /// ([`ccd_bv::limits`]); `max_iterations` and both budgets at least 1. [`ToiRequest::check`] says which field
 /// is out of range; [`time_of_impact`](super::time_of_impact) calls it first.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiRequest<T> {
     /// End of the searched time interval `[0, t_max]`. Default 1.
     pub t_max: T,
@@ -46,6 +48,7 @@ pub struct ToiRequest<T> {
 /// most `max_iterations` time boxes, so the overshoot is small) and answers [`ToiOutcome::Undecided`] with the
 /// certified part of the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiBudget {
     /// Most continuous volume tests. Default 8,000,000 (about a second on one core of a 2-core EPYC VM).
     pub volume_tests: u64,
@@ -118,6 +121,7 @@ impl<T: Real> ToiRequest<T> {
 /// The pair of features that touch at the time of impact. Edge `i` of a triangle joins its vertices `i` and
 /// `(i + 1) % 3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Feature {
     /// A vertex of one triangle meets the face of the other.
     VertexFace {
@@ -166,6 +170,7 @@ impl std::fmt::Display for Feature {
 
 /// One contact: a time bracket, the triangle pair (the caller's triangle ids) and the features.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Toi<T> {
     /// No contact of these features (for [`ToiResult::toi`]: of the meshes) before `t_lo`.
     pub t_lo: T,
@@ -200,6 +205,7 @@ pub struct Toi<T> {
 
 /// Exact operation counts of one query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiStats {
     /// Continuous bounding-volume tests (plus the discrete volume tests of the check at `t = 0`).
     pub bv_tests: u64,
@@ -215,6 +221,7 @@ pub struct ToiStats {
 
 /// What a [`time_of_impact`](super::time_of_impact) call decided.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ToiOutcome<T> {
     /// The first contact: no contact before its `t_lo` (certified), a contact within the slack by its `t_hi`.
     Contact(Toi<T>),
@@ -233,6 +240,7 @@ pub enum ToiOutcome<T> {
 
 /// Outcome of [`time_of_impact`](super::time_of_impact).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiResult<T> {
     /// The decision: first contact, no contact, or undecided within the budget.
     pub outcome: ToiOutcome<T>,
