@@ -3,7 +3,7 @@
 //! ```text
 //! ccd build mesh.obj -o mesh.bvh [--bv obb|aabb|sphere|rss] [--f32] [--leaf-size N] [--fit hull|triangles]
 //! ccd info mesh.bvh [--json]
-//! ccd collide a.bvh b.obj --pose-b 0.5,0,0,0,0,1.57 [--first] [--json]
+//! ccd collide a.bvh b.obj --pose-b 0.5,0,0,0,0,1.57 [--first] [--json] [--exit-code] [--export hits.ply]
 //! ccd toi a.obj b.bvh --motion-a static --motion-b translate:-6,0,0 --pose-b 3,0,0 [--json]
 //! ```
 //!

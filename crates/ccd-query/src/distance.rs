@@ -76,9 +76,10 @@ pub struct Closest<T> {
     pub point_a: [T; 3],
     /// Closest point on B's triangle, in the world frame (a common point when they intersect).
     pub point_b: [T; 3],
-    /// Triangle of A (its index in the triangle list A was built from).
+    /// Triangle of A: its index in the triangle list A was built from (the caller's id), not a slot of the
+    /// tree's face array; its corners are [`Hierarchy::triangle_by_id`](ccd_bvh::Hierarchy::triangle_by_id).
     pub tri_a: u32,
-    /// Triangle of B.
+    /// Triangle of B (caller id, as `tri_a`).
     pub tri_b: u32,
 }
 

@@ -132,3 +132,28 @@ proptest! {
         check_contacts(&owned, &mesh, &map, &mesh, &pose);
     }
 }
+
+/// The map assumes what the validated open checks: every id of `0..faces` exactly once. A file whose faces
+/// repeat an id (checksum recomputed, so only the tree checks can catch it) is refused.
+#[test]
+fn validated_open_refuses_a_repeated_face_id() {
+    use ccd_bvh::archive::{CHECKSUM_OFFSET, payload_checksum};
+    let mesh = icosphere(1, 1.0);
+    let bvh: ccd::Bvh<f64, Obb<f64>> =
+        ccd::Bvh::build(mesh.vertices.clone(), &mesh.triangles, &Default::default()).unwrap();
+    let mut bytes = bvh.to_bytes().unwrap();
+    let faces: &[u8] = bytemuck::cast_slice(bvh.faces());
+    let at = bytes
+        .windows(faces.len())
+        .position(|w| w == faces)
+        .expect("the face block");
+    // Face 1 takes face 0's id (the id is the fourth u32 of a 16-byte face).
+    let id0 = bvh.faces()[0].id.to_le_bytes();
+    bytes[at + 16 + 12..at + 16 + 16].copy_from_slice(&id0);
+    let sum = payload_checksum(&bytes).unwrap();
+    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&sum.to_le_bytes());
+    let path = scratch("repeated-id.bvh");
+    std::fs::write(&path, &bytes).unwrap();
+    let e = M::open(&path).expect_err("a repeated id must be refused");
+    assert!(e.to_string().contains("repeated id"), "{e}");
+}
