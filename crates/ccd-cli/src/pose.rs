@@ -204,7 +204,7 @@ fn parse_matrix(s: &str) -> Result<PoseArg, String> {
             "the last row is {last:?}, not [0, 0, 0, 1] (a rigid pose has no projective part)"
         ));
     }
-    let r = Matrix3::from_fn(|i, j| at(i, j));
+    let r = Matrix3::from_fn(at);
     // Entries up to 1 (after the check below), so RᵀR neither overflows nor loses the tolerance.
     if r.amax() > 1.0 + UNIT_TOLERANCE {
         return Err(format!(
