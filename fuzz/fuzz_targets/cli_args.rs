@@ -7,11 +7,11 @@
 
 #![no_main]
 
-use ccd_cli::args::{MotionArg, PoseArg, parse_motion, parse_pose};
+use ccd_cli::args::{MotionArg, PoseArg, QuatOrder, parse_motion, parse_pose};
 use libfuzzer_sys::fuzz_target;
 
 fn assert_finite_pose(p: &PoseArg, input: &str) {
-    let iso = p.isometry::<f64>();
+    let iso = p.isometry::<f64>(QuatOrder::Wxyz);
     let q = iso.rotation.quaternion().coords;
     assert!(
         iso.translation.vector.iter().all(|x| x.is_finite())

@@ -31,6 +31,7 @@ impl BvKind {
 /// How a volume's orientation is chosen when fitting (OBBs and RSSs; spheres
 /// and AABBs ignore it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FitMethod {
     /// Eigenvectors of the area-weighted covariance of the surface of the
     /// convex hull of the triangles (Gottschalk §3.3.4, the thesis default):

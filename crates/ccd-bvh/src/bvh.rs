@@ -1,9 +1,11 @@
 //! The owned hierarchy.
 
+use std::sync::OnceLock;
+
 use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::build::{self, BuildOptions};
-use crate::{BuildError, Face, FileError, Hierarchy, Node};
+use crate::{BuildError, Face, FaceSlots, FileError, Hierarchy, Node};
 
 /// A bounding-volume tree that owns its node, face and vertex arrays.
 ///
@@ -20,6 +22,8 @@ pub struct Bvh<T: Real, B: BoundingVolume<T>> {
     options: BuildOptions,
     /// The profile of `nodes`' volumes, computed once at build.
     profile: VolumeProfile<T>,
+    /// Caller id → face slot, derived on the first [`Hierarchy::face_slot`] call (4 bytes per face).
+    slots: OnceLock<FaceSlots>,
 }
 
 impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
@@ -67,6 +71,7 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
             faces,
             vertices,
             options: *options,
+            slots: OnceLock::new(),
         })
     }
 
@@ -127,6 +132,13 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for Bvh<T, B> {
     #[inline(always)]
     fn vertices(&self) -> &[[T; 3]] {
         &self.vertices
+    }
+
+    /// From a [`FaceSlots`] map derived from the faces on the first call and kept (4 bytes per face).
+    fn face_slot(&self, id: u32) -> Option<usize> {
+        self.slots
+            .get_or_init(|| FaceSlots::of(&self.faces))
+            .get(id)
     }
 
     /// Computed at build, from the volumes the tree holds.

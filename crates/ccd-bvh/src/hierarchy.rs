@@ -9,6 +9,7 @@ use crate::{Face, Node};
 
 /// Statistics of a built hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TreeStats {
     /// Number of nodes.
     pub nodes: usize,
@@ -40,13 +41,17 @@ pub trait Hierarchy: Sync {
     /// The node array; node 0 is the root.
     fn nodes(&self) -> &[Node<Self::Scalar, Self::Bv>];
 
-    /// The face array, in tree order.
+    /// The face array, in tree order (not the caller's order: [`Face::id`] keeps each face's index in the
+    /// caller's triangle list).
     fn faces(&self) -> &[Face];
 
     /// The vertex array, in the model frame.
     fn vertices(&self) -> &[[Self::Scalar; 3]];
 
-    /// The three vertices of face `face` (an index into [`faces`](Self::faces)).
+    /// The three vertices of the face in slot `face` of [`faces`](Self::faces), which is in **tree order**.
+    ///
+    /// Queries report the caller's triangle ids ([`Face::id`]), not slots: look those up with
+    /// [`triangle_by_id`](Self::triangle_by_id). `triangle(contact.a)` is in general another triangle.
     #[inline(always)]
     fn triangle(&self, face: usize) -> [[Self::Scalar; 3]; 3] {
         let f = &self.faces()[face];
@@ -56,6 +61,23 @@ pub trait Hierarchy: Sync {
             v[f.vertices[1] as usize],
             v[f.vertices[2] as usize],
         ]
+    }
+
+    /// The slot in [`faces`](Self::faces) of the face whose caller id ([`Face::id`]) is `id`, or `None` if no
+    /// face carries it.
+    ///
+    /// The default scans the faces (`O(n)` per call); [`Bvh`](crate::Bvh), [`MappedBvh`](crate::MappedBvh) and
+    /// a [`BvhView`](crate::BvhView) lent by a `MappedBvh` answer in `O(1)` from a [`FaceSlots`](crate::FaceSlots) map derived on
+    /// first use (4 bytes per face, kept with the tree).
+    fn face_slot(&self, id: u32) -> Option<usize> {
+        self.faces().iter().position(|f| f.id == id)
+    }
+
+    /// The three vertices (model frame) of the caller's triangle `id`: the triangle at index `id` of the list
+    /// the tree was built from, which is how every query names triangles (`ccd_query::ContactPair`, the time
+    /// of impact's `tri_a`/`tri_b`). `None` if the tree has no such triangle.
+    fn triangle_by_id(&self, id: u32) -> Option<[[Self::Scalar; 3]; 3]> {
+        self.face_slot(id).map(|slot| self.triangle(slot))
     }
 
     /// The rounding profile of every node volume ([`VolumeProfile`]: largest magnitude and axis defect), if the

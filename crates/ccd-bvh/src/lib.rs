@@ -23,6 +23,7 @@ mod error;
 mod hierarchy;
 mod node;
 pub mod replace;
+mod slots;
 mod view;
 
 pub use archive::{FileInfo, ScalarKind};
@@ -32,4 +33,5 @@ pub use error::{BuildError, FileError};
 pub use hierarchy::{Hierarchy, TreeStats};
 pub use node::{Face, MAX_LEAF_SIZE, Node, NodeKind};
 pub use replace::{replace_file, replace_file_with};
+pub use slots::FaceSlots;
 pub use view::{BvhFile, BvhView, MappedBvh};

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::archive::{FileInfo, ScalarKind, Sections, blocks, parse};
-use crate::{Face, FileError, Hierarchy, Node};
+use crate::{Face, FaceSlots, FileError, Hierarchy, Node};
 
 /// A hierarchy read in place from the bytes of a `.bvh` file: the node, face
 /// and vertex arrays are borrowed from the bytes, not copied.
@@ -23,6 +23,9 @@ pub struct BvhView<'a, T: Real, B: BoundingVolume<T>> {
     /// The volumes' profile where known ([`BvhView::from_bytes`] computes it; a [`MappedBvh`]'s view carries
     /// its own once computed).
     profile: Option<VolumeProfile<T>>,
+    /// The caller id → slot map, where a [`MappedBvh`] lends the one it keeps; without it, ids are found by a
+    /// scan of the faces.
+    slots: Option<&'a FaceSlots>,
 }
 
 impl<'a, T: Real, B: BoundingVolume<T>> BvhView<'a, T, B> {
@@ -55,6 +58,7 @@ impl<'a, T: Real, B: BoundingVolume<T>> BvhView<'a, T, B> {
             vertices,
             info: s.info,
             profile: None,
+            slots: None,
         })
     }
 
@@ -81,6 +85,15 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for BvhView<'_, T, B> {
     #[inline(always)]
     fn vertices(&self) -> &[[T; 3]] {
         self.vertices
+    }
+
+    /// From the map of the [`MappedBvh`] that lent this view once it has one; otherwise a scan of the faces
+    /// (`O(n)`; a view keeps no state of its own).
+    fn face_slot(&self, id: u32) -> Option<usize> {
+        match self.slots {
+            Some(slots) => slots.get(id),
+            None => self.faces.iter().position(|f| f.id == id),
+        }
     }
 
     fn volume_profile(&self) -> Option<VolumeProfile<T>> {
@@ -177,6 +190,7 @@ impl BvhFile {
         Ok(MappedBvh {
             file: self,
             profile: OnceLock::new(),
+            slots: OnceLock::new(),
             _types: PhantomData,
         })
     }
@@ -211,6 +225,9 @@ pub struct MappedBvh<T: Real, B: BoundingVolume<T>> {
     file: BvhFile,
     /// The profile of the mapped volumes, computed on first use (`O(n)`), so opening stays as cheap as it was.
     profile: OnceLock<VolumeProfile<T>>,
+    /// Caller id → face slot, derived from the mapped faces' ids on the first [`Hierarchy::face_slot`] call
+    /// (`O(n)`, 4 bytes per face, on the heap: the file does not store it).
+    slots: OnceLock<FaceSlots>,
     _types: PhantomData<fn() -> (T, B)>,
 }
 
@@ -236,10 +253,12 @@ impl<T: Real, B: BoundingVolume<T>> MappedBvh<T, B> {
             vertices: &[],
             info: *self.file.info(),
             profile: None,
+            slots: None,
         });
         // `get`, not `get_or_init`: computing the profile calls `view` again.
         BvhView {
             profile: self.profile.get().copied(),
+            slots: self.slots.get(),
             ..view
         }
     }
@@ -259,6 +278,14 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for MappedBvh<T, B> {
 
     fn vertices(&self) -> &[[T; 3]] {
         self.view().vertices
+    }
+
+    /// From a [`FaceSlots`] map derived from the mapped faces' ids on the first call and kept. The validated
+    /// open checked that the ids are a permutation of `0..faces`.
+    fn face_slot(&self, id: u32) -> Option<usize> {
+        self.slots
+            .get_or_init(|| FaceSlots::of(self.faces()))
+            .get(id)
     }
 
     /// Computed from the mapped volumes on the first call and kept.

@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
-use ccd::{BuildOptions, BvKind, FitMethod, Real};
+use ccd::{BuildOptions, BvKind, FitMethod};
 use ccd_bvh::{MAX_LEAF_SIZE, ScalarKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use crate::pose::{POSE_HELP, PoseArg, PoseFormat, QuatOrder, parse_pose};
 
 /// Build, inspect and query collision models of rigid triangle meshes.
 ///
@@ -54,6 +55,9 @@ pub struct DistanceArgs {
     /// Pose of B in the world (see POSE below); default: identity.
     #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
     pub pose_b: Option<PoseArg>,
+    /// How POSE values are read.
+    #[command(flatten)]
+    pub poses: PoseFormat,
     /// Relative error allowed (PQP's rel_err): the answer may exceed the true distance by rel_err times it.
     #[arg(long, value_name = "E", default_value_t = 0.0, value_parser = parse_non_negative)]
     pub rel_err: f64,
@@ -87,6 +91,9 @@ pub struct WithinArgs {
     /// Pose of B in the world (see POSE below); default: identity.
     #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
     pub pose_b: Option<PoseArg>,
+    /// How POSE values are read.
+    #[command(flatten)]
+    pub poses: PoseFormat,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -135,9 +142,19 @@ pub struct CollideArgs {
     /// Pose of B in the world (see POSE below); default: identity.
     #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
     pub pose_b: Option<PoseArg>,
+    /// How POSE values are read.
+    #[command(flatten)]
+    pub poses: PoseFormat,
     /// Stop at the first contact found (reports at most one pair).
     #[arg(long)]
     pub first: bool,
+    /// Exit with status 1 when the models collide and 0 when they do not (errors then exit with 2).
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Also write both posed meshes (world frame) to FILE as a PLY file, the contacting triangles coloured
+    /// (A's in red, B's in orange; the others grey): A's triangles first, in its input order, then B's.
+    #[arg(long, value_name = "FILE.ply")]
+    pub export: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -167,6 +184,9 @@ pub struct ToiArgs {
     /// Start pose of B (see POSE below); default: identity. Not with an interp motion.
     #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
     pub pose_b: Option<PoseArg>,
+    /// How POSE values are read.
+    #[command(flatten)]
+    pub poses: PoseFormat,
     /// Width of the reported bracket [t_lo, t_hi] in normalised time.
     #[arg(long, value_name = "T", default_value_t = 1e-6, value_parser = parse_non_negative)]
     pub tolerance: f64,
@@ -296,17 +316,6 @@ impl std::fmt::Display for TreeKind {
     }
 }
 
-/// The POSE syntax, shown by `ccd collide --help`.
-const POSE_HELP: &str = "\
-POSE (model frame -> world frame), comma-separated numbers, no spaces needed:
-  tx,ty,tz                 translation only
-  tx,ty,tz,rx,ry,rz        translation, then a rotation vector in radians
-                           (unit axis times angle; 0,0,1.5708 turns 90 degrees about z)
-  tx,ty,tz,qw,qx,qy,qz     translation, then a unit quaternion, scalar first
-                           (its norm must be within 1e-3 of 1; it is then normalised)
-The rotation is applied first: x_world = R x_model + t. Negative numbers are
-fine (--pose-b -1,0,0). NaN and infinite values are refused.";
-
 /// The MOTION and POSE syntax, shown by `ccd toi --help`.
 const TOI_HELP: &str = "\
 MOTION (normalised time t in [0, 1], world frame, angles in radians):
@@ -328,8 +337,10 @@ counters; or 'no contact in [0, t_max]' (certified); or, when the budget runs ou
 Every number must lie in the supported range (see the README's limits table): an axis, a
 quaternion, a translation, an angle or a time outside it is refused with the value and the limit.
 
-POSE (model frame -> world frame), comma-separated numbers:
-  tx,ty,tz | tx,ty,tz,rx,ry,rz (rotation vector) | tx,ty,tz,qw,qx,qy,qz (unit quaternion)
+POSE (model frame -> world frame), comma-separated numbers: tx,ty,tz | tx,ty,tz,rx,ry,rz (rotation
+vector) | tx,ty,tz,q,q,q,q (unit quaternion in the --quat-order, wxyz by default) |
+rpy:tx,ty,tz,roll,pitch,yaw (R = Rz(yaw) Ry(pitch) Rx(roll)) | matrix:m00,...,m33 (4x4, row by row);
+see `ccd collide --help` for details.
 
 Examples:
   ccd toi a.obj b.obj --motion-a static --motion-b translate:-6,0,0 --pose-b 3,0,0
@@ -396,7 +407,7 @@ fn axis(v: &[f64], what: &str) -> Result<[f64; 3], String> {
     }
 }
 
-/// Parses MOTION (the syntax `ccd toi --help` prints).
+/// Parses MOTION (see [`TOI_HELP`]).
 pub fn parse_motion(s: &str) -> Result<MotionArg, String> {
     let (kind, rest) = s.split_once(':').unwrap_or((s, ""));
     match kind.trim() {
@@ -446,91 +457,6 @@ fn parse_non_negative(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A parsed POSE: a translation and a unit quaternion, kept in `f64` until
-/// the scalar type of the query is known.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PoseArg {
-    translation: [f64; 3],
-    /// `(w, x, y, z)`, unit length.
-    rotation: [f64; 4],
-}
-
-impl PoseArg {
-    /// The pose as an isometry in scalar `T` (the quaternion is renormalised
-    /// after rounding).
-    pub fn isometry<T: Real>(&self) -> Isometry3<T> {
-        let [x, y, z] = self.translation.map(T::lit);
-        let [qw, qx, qy, qz] = self.rotation.map(T::lit);
-        Isometry3::from_parts(
-            Translation3::new(x, y, z),
-            UnitQuaternion::from_quaternion(Quaternion::new(qw, qx, qy, qz)),
-        )
-    }
-}
-
-/// Largest accepted deviation of a quaternion's norm from 1.
-const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
-
-/// Parses POSE (the syntax `ccd collide --help` prints).
-pub fn parse_pose(s: &str) -> Result<PoseArg, String> {
-    let numbers = s
-        .split(',')
-        .enumerate()
-        .map(|(i, part)| match part.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            Ok(_) => Err(format!(
-                "component {} ({:?}) is not finite",
-                i + 1,
-                part.trim()
-            )),
-            Err(_) => Err(format!(
-                "component {} ({:?}) is not a number",
-                i + 1,
-                part.trim()
-            )),
-        })
-        .collect::<Result<Vec<f64>, String>>()?;
-    let rotation = match numbers[..] {
-        [_, _, _] => [1.0, 0.0, 0.0, 0.0],
-        [_, _, _, rx, ry, rz] => {
-            // The angle is the vector's norm, computed without overflow (scaled by its largest component); beyond
-            // the supported rotation angle a rotation vector is refused rather than reduced modulo 2π.
-            let v = Vector3::new(rx, ry, rz);
-            let m = v.amax();
-            let angle = if m > 0.0 { (v / m).norm() * m } else { 0.0 };
-            let max = ccd::Limits::F64.angle_max;
-            if angle > max {
-                return Err(format!(
-                    "rotation vector ({rx:?}, {ry:?}, {rz:?}): angle {angle:e} rad is out of the supported range [0, {max}]"
-                ));
-            }
-            let q = UnitQuaternion::from_scaled_axis(v);
-            [q.w, q.i, q.j, q.k]
-        }
-        [_, _, _, qw, qx, qy, qz] => {
-            let norm = (qw * qw + qx * qx + qy * qy + qz * qz).sqrt();
-            if (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
-                return Err(format!(
-                    "the quaternion qw,qx,qy,qz has norm {norm}, not 1 (use 6 numbers for a rotation vector)"
-                ));
-            }
-            [qw, qx, qy, qz].map(|c| c / norm)
-        }
-        _ => {
-            return Err(format!(
-                "expected 3 (tx,ty,tz), 6 (+ rotation vector rx,ry,rz) or 7 (+ quaternion qw,qx,qy,qz) \
-                 comma-separated numbers, got {}",
-                numbers.len()
-            ));
-        }
-    };
-    let translation = [numbers[0], numbers[1], numbers[2]];
-    Ok(PoseArg {
-        translation,
-        rotation,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,25 +466,6 @@ mod tests {
         use clap::CommandFactory;
         Cli::command().debug_assert();
         assert_eq!(MAX_LEAF_SIZE, 16, "update the --leaf-size help");
-    }
-
-    #[test]
-    fn poses_parse() {
-        let t = parse_pose("1,-2,3.5").unwrap();
-        assert_eq!(t.translation, [1.0, -2.0, 3.5]);
-        assert_eq!(t.rotation, [1.0, 0.0, 0.0, 0.0]);
-
-        let r = parse_pose("0,0,0,0,0,1.5707963267948966")
-            .unwrap()
-            .isometry::<f64>();
-        let x = r * ccd::nalgebra::Point3::new(1.0, 0.0, 0.0);
-        assert!((x - ccd::nalgebra::Point3::new(0.0, 1.0, 0.0)).norm() < 1e-12);
-
-        let q = parse_pose("0, 0, 0, 0.70710678, 0, 0, 0.70710678")
-            .unwrap()
-            .isometry::<f32>();
-        let x = q * ccd::nalgebra::Point3::new(1.0f32, 0.0, 0.0);
-        assert!((x - ccd::nalgebra::Point3::new(0.0, 1.0, 0.0)).norm() < 1e-6);
     }
 
     #[test]
@@ -601,22 +508,6 @@ mod tests {
             "interp:1,0,0;x,0,0",
         ] {
             assert!(parse_motion(bad).is_err(), "{bad:?} was accepted");
-        }
-    }
-
-    #[test]
-    fn bad_poses_are_refused() {
-        for bad in [
-            "",
-            "1,2",
-            "1,2,3,4",
-            "1,2,x",
-            "1,2,nan",
-            "1,2,inf",
-            "0,0,0,2,0,0,0",
-            "1,2,3,4,5,6,7,8",
-        ] {
-            assert!(parse_pose(bad).is_err(), "{bad:?} was accepted");
         }
     }
 }

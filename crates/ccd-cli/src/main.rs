@@ -3,12 +3,13 @@
 //! ```text
 //! ccd build mesh.obj -o mesh.bvh [--bv obb|aabb|sphere|rss] [--f32] [--leaf-size N] [--fit hull|triangles]
 //! ccd info mesh.bvh [--json]
-//! ccd collide a.bvh b.obj --pose-b 0.5,0,0,0,0,1.57 [--first] [--json]
+//! ccd collide a.bvh b.obj --pose-b 0.5,0,0,0,0,1.57 [--first] [--json] [--exit-code] [--export hits.ply]
 //! ccd toi a.obj b.bvh --motion-a static --motion-b translate:-6,0,0 --pose-b 3,0,0 [--json]
 //! ```
 //!
-//! Every failure exits with status 1 (2 for command-line usage errors) and
-//! prints exactly one line, `error: …`, naming the file at fault.
+//! Every failure exits with status 1 (2 for command-line usage errors, and for every failure of
+//! `collide --exit-code`, which exits 1 when the models collide) and prints exactly one line,
+//! `error: …`, naming the file at fault.
 
 mod cmd;
 
@@ -46,22 +47,26 @@ fn main() -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    // `collide --exit-code`: 1 when colliding, and errors move to 2 so that scripts can tell them apart.
+    let exit_code = matches!(&cli.command, Command::Collide(a) if a.exit_code);
+    let mut colliding = false;
     let result = match &cli.command {
         Command::Build(a) => cmd::build::run(a, &mut out),
         Command::Info(a) => cmd::info::run(a, &mut out),
-        Command::Collide(a) => cmd::collide::run(a, &mut out),
+        Command::Collide(a) => cmd::collide::run(a, &mut out).map(|c| colliding = c),
         Command::Toi(a) => cmd::toi::run(a, &mut out),
         Command::Distance(a) => cmd::distance::run_distance(a, &mut out),
         Command::Within(a) => cmd::distance::run_within(a, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
+    let success = ExitCode::from(u8::from(exit_code && colliding));
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => success,
         // The reader of our output went away (`ccd collide … | head`): not an error.
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => success,
         Err(e) => {
             eprintln!("error: {}", one_line(&format!("{e:#}")));
-            ExitCode::FAILURE
+            ExitCode::from(if exit_code { 2 } else { 1 })
         }
     }
 }

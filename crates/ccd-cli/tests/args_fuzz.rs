@@ -15,7 +15,7 @@
 
 use std::cell::RefCell;
 
-use ccd_cli::args::{MotionArg, PoseArg, parse_motion, parse_pose};
+use ccd_cli::args::{MotionArg, PoseArg, QuatOrder, parse_motion, parse_pose};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestError, TestRunner};
 
@@ -77,9 +77,17 @@ fn rotation_vector_verdict(s: &str) -> Option<Option<bool>> {
 
 /// Checks an accepted pose.
 fn check_pose(p: &PoseArg, input: &str) -> Result<(), TestCaseError> {
-    let n = parts(input);
+    let (counts, numbers): (&[usize], _) =
+        if let Some(rest) = input.trim_start().strip_prefix("rpy:") {
+            (&[6], rest)
+        } else if let Some(rest) = input.trim_start().strip_prefix("matrix:") {
+            (&[16], rest)
+        } else {
+            (&[3, 6, 7], input)
+        };
+    let n = parts(numbers);
     prop_assert!(
-        [3, 6, 7].contains(&n.len()),
+        counts.contains(&n.len()),
         "{input:?}: accepted with {} parts",
         n.len()
     );
@@ -93,7 +101,7 @@ fn check_pose(p: &PoseArg, input: &str) -> Result<(), TestCaseError> {
         rotation_vector_verdict(input) != Some(Some(false)),
         "{input:?}: accepted a rotation vector whose angle is beyond the limit"
     );
-    let iso = p.isometry::<f64>();
+    let iso = p.isometry::<f64>(QuatOrder::Wxyz);
     let q = iso.rotation.quaternion().coords;
     let finite = iso.translation.vector.iter().all(|x| x.is_finite())
         && q.iter().all(|x| x.is_finite())
@@ -389,7 +397,7 @@ fn overflowing_rotation_vectors_are_refused() {
     }
     for s in ["0,0,0,4096,0,0", "0,0,0,0,-4096,0", "0,0,0,1e-300,0,0"] {
         let p = parse_pose(s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
-        let q = p.isometry::<f64>().rotation;
+        let q = p.isometry::<f64>(QuatOrder::Wxyz).rotation;
         assert!(q.coords.iter().all(|x| x.is_finite()), "{s:?} → {q:?}");
     }
 }

@@ -280,7 +280,10 @@ fn text_outputs() {
 
     let help = ccd(["collide", "--help"]).ok();
     assert!(
-        help.contains("tx,ty,tz,rx,ry,rz") && help.contains("qw,qx,qy,qz"),
+        help.contains("tx,ty,tz,rx,ry,rz")
+            && help.contains("wxyz (scalar first, the default)")
+            && help.contains("rpy:tx,ty,tz,roll,pitch,yaw")
+            && help.contains("matrix:m00"),
         "{help}"
     );
 }

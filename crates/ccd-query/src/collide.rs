@@ -9,17 +9,23 @@ use crate::primitive::triangles_intersect;
 use crate::{CollideRequest, ContactMode, QueryStats};
 
 /// A pair of triangles in contact, by their indices in the triangle lists
-/// the two hierarchies were built from.
+/// the two hierarchies were built from (the caller's ids, [`Face::id`](ccd_bvh::Face::id)).
+///
+/// These are not slots of the trees' face arrays, which are in tree order: get a contact's corners with
+/// [`Hierarchy::triangle_by_id`](ccd_bvh::Hierarchy::triangle_by_id)`(contact.a)`, not
+/// [`Hierarchy::triangle`](ccd_bvh::Hierarchy::triangle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactPair {
-    /// Triangle of A.
+    /// Triangle of A (caller id).
     pub a: u32,
-    /// Triangle of B.
+    /// Triangle of B (caller id).
     pub b: u32,
 }
 
 /// Outcome of [`collide`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollideResult {
     /// Triangle pairs in contact, in traversal order (at most one with
     /// [`ContactMode::First`]).

@@ -21,6 +21,7 @@ use crate::{DescentRule, QueryStats};
 /// `rel_err`, `abs_err` and `max_distance` are non-negative supported lengths of `T` ([`ccd_bv::limits`];
 /// `rel_err` is a ratio but obeys the same range); checked by [`distance`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceRequest<T> {
     /// Relative error allowed (PQP's `rel_err`): the reported distance `d` satisfies `d ≤ (1 + rel_err)·d_true`
     /// or the absolute bound below. Default 0.
@@ -67,6 +68,7 @@ impl<T: Real> DistanceRequest<T> {
 
 /// The closest pair found by [`distance`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Closest<T> {
     /// The distance between the two triangles (0 when they intersect).
     pub distance: T,
@@ -74,14 +76,16 @@ pub struct Closest<T> {
     pub point_a: [T; 3],
     /// Closest point on B's triangle, in the world frame (a common point when they intersect).
     pub point_b: [T; 3],
-    /// Triangle of A (its index in the triangle list A was built from).
+    /// Triangle of A: its index in the triangle list A was built from (the caller's id), not a slot of the
+    /// tree's face array; its corners are [`Hierarchy::triangle_by_id`](ccd_bvh::Hierarchy::triangle_by_id).
     pub tri_a: u32,
-    /// Triangle of B.
+    /// Triangle of B (caller id, as `tri_a`).
     pub tri_b: u32,
 }
 
 /// What [`distance`] decided.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DistanceOutcome<T> {
     /// The closest triangle pair (see [`distance`] for the error bound).
     Closest(Closest<T>),
@@ -92,6 +96,7 @@ pub enum DistanceOutcome<T> {
 
 /// Exact operation counts of one distance query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceStats {
     /// Volume lower bounds computed.
     pub bv_tests: u64,
@@ -105,6 +110,7 @@ pub struct DistanceStats {
 
 /// Outcome of [`distance`].
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceResult<T> {
     /// The closest pair, or "beyond `max_distance`".
     pub outcome: DistanceOutcome<T>,

@@ -5,6 +5,7 @@
 /// Every rule finds the same contacts (§2.6.1); they differ only in the
 /// number of tests. A leaf is never descended; ties descend A.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DescentRule {
     /// Descend the volume with the larger diameter (the thesis default).
     #[default]
@@ -32,6 +33,7 @@ impl DescentRule {
 
 /// Whether a collision query reports every contact or stops at the first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ContactMode {
     /// Report every intersecting triangle pair.
     #[default]
@@ -42,6 +44,7 @@ pub enum ContactMode {
 
 /// Options of [`collide`](crate::collide).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollideRequest {
     /// All contacts or the first one.
     pub mode: ContactMode,

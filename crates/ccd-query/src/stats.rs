@@ -9,6 +9,7 @@ use std::ops::AddAssign;
 /// satisfies `bv_disjoint − bv_overlapping + 2·(tri_tests − contacts) +
 /// 2·contacts = 1` (Gottschalk §2.5.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueryStats {
     /// Bounding-volume pair tests performed (N_v).
     pub bv_tests: u64,

@@ -13,6 +13,7 @@ use crate::{DescentRule, QueryStats};
 
 /// What [`within_distance`] decided.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ToleranceOutcome<T> {
     /// A triangle pair within the tolerance (the first one found): its distance, closest points (world frame) and
     /// triangles.
@@ -23,6 +24,7 @@ pub enum ToleranceOutcome<T> {
 
 /// Outcome of [`within_distance`].
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToleranceResult<T> {
     /// The decision and its witness.
     pub outcome: ToleranceOutcome<T>,

@@ -10,7 +10,8 @@ pub enum Error {
     /// A `.bvh` file could not be written, opened or viewed.
     #[error(transparent)]
     File(#[from] ccd_bvh::FileError),
-    /// A mesh file could not be read, or its mesh could not be built.
+    /// A mesh file could not be read, or its mesh could not be built (feature `io`).
+    #[cfg(feature = "io")]
     #[error(transparent)]
     Mesh(#[from] crate::io::MeshError),
     /// A pose, motion or request field given to a query is outside the supported range

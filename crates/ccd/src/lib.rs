@@ -14,9 +14,19 @@
 //! | [`within_distance`] | closer than a tolerance? early exit on the first witness |
 //! | [`time_of_impact`] | conservative first time of contact of two moving models: `t_lo` never late |
 //!
-//! Every result carries [`QueryStats`] with exact operation counts.
+//! Every result carries [`QueryStats`] with exact operation counts. Contacts name triangles by their index in
+//! the caller's triangle list; [`Hierarchy::triangle_by_id`] turns one back into its corners.
+//!
+//! # Cargo features
+//!
+//! | feature | default | what |
+//! |---|---|---|
+//! | `io` | yes | mesh file readers (`ccd::io`: OBJ via tobj, STL via stl_io, PLY via ply-rs-bw) and `Model::from_mesh_file`, `from_obj`, `from_stl`, `from_ply`; without it none of those crates is compiled |
+//! | `serde` | no | `Serialize`/`Deserialize` on the requests and results (`CollideRequest`, `ContactPair`, `ToiResult`, …), `BuildOptions`, `TreeStats`, `FitMethod` |
+//! | `convert-mint`, `convert-glam030` … `convert-glam033` | no | nalgebra's conversions from and to mint / glam types, for building poses and points |
 
 mod error;
+#[cfg(feature = "io")]
 pub mod io;
 mod model;
 
@@ -30,14 +40,19 @@ pub use ccd_bvh::{
 };
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
 pub use ccd_query::ccd_motion as motion;
+/// Tests between single primitives (the `ccd-query` crate's `primitive` module): the exact triangle–triangle
+/// test, triangle distances, and the certified linear-trajectory continuous tests
+/// ([`primitive::ccd_vertex_face_linear`], [`primitive::ccd_edge_edge_linear`]).
+pub use ccd_query::primitive;
 pub use ccd_query::{
     Closest, CollideRequest, CollideResult, ContactMode, ContactPair, DescentRule, DistanceOutcome,
     DistanceRequest, DistanceResult, DistanceStats, QueryStats, ToleranceOutcome, ToleranceResult,
 };
 pub use ccd_query::{
-    Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats,
+    ContinuousVolume, Feature, Toi, ToiBudget, ToiMode, ToiOutcome, ToiRequest, ToiResult, ToiStats,
 };
 pub use error::Error;
+#[cfg(feature = "io")]
 pub use io::{MeshData, MeshError};
 pub use model::Model;
 
@@ -175,7 +190,7 @@ where
     T: Real,
     A: Hierarchy<Scalar = T>,
     B: Hierarchy<Scalar = T, Bv = A::Bv>,
-    A::Bv: ccd_query::ContinuousVolume<T>,
+    A::Bv: ContinuousVolume<T>,
     MA: ccd_query::ccd_motion::Motion<T> + ?Sized,
     MB: ccd_query::ccd_motion::Motion<T> + ?Sized,
 {

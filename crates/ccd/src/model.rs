@@ -13,6 +13,11 @@ use crate::Error;
 /// `T` is the scalar (`f64` by default, `f32` supported end to end) and `B`
 /// the bounding-volume type (OBB by default).
 ///
+/// Queries name triangles by their index in the list the model was built from (the *caller's id*). Turn an id
+/// back into its corners with [`Hierarchy::triangle_by_id`], on a built and on a memory-mapped model alike;
+/// [`Hierarchy::triangle`] indexes the tree's reordered face array instead. The id → slot map behind it is
+/// derived from the stored faces on first use and kept (4 bytes per triangle).
+///
 /// ```
 /// use ccd::{Model, CollideRequest};
 /// use ccd::nalgebra::{Isometry3, Vector3};
@@ -27,6 +32,11 @@ use crate::Error;
 /// assert!(hit.is_colliding());
 /// let far = Isometry3::translation(3.0, 0.0, 0.0);
 /// assert!(!ccd::collide(&a, &Isometry3::identity(), &b, &far, &CollideRequest::first())?.is_colliding());
+/// // Contacts carry the caller's triangle ids.
+/// use ccd::Hierarchy;
+/// let c = hit.contacts[0];
+/// let [p, q, r] = a.triangle_by_id(c.a).expect("a triangle of A");
+/// assert!([p, q, r].iter().all(|v| v.iter().all(|x| (0.0..=1.0).contains(x))));
 /// # Ok::<(), ccd::Error>(())
 /// ```
 #[derive(Debug)]
@@ -177,6 +187,14 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for Model<T, B> {
         match &self.tree {
             Tree::Owned(t) => t.vertices(),
             Tree::Mapped(t) => t.vertices(),
+        }
+    }
+
+    /// The tree's own map (derived on first use, 4 bytes per face), owned or memory-mapped alike.
+    fn face_slot(&self, id: u32) -> Option<usize> {
+        match &self.tree {
+            Tree::Owned(t) => t.face_slot(id),
+            Tree::Mapped(t) => t.face_slot(id),
         }
     }
 

@@ -4,6 +4,7 @@ use ccd_bv::FitMethod;
 
 /// How a hierarchy is built (Gottschalk §3.1, §3.6, §7.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BuildOptions {
     /// Largest number of triangles in a leaf, `1..=MAX_LEAF_SIZE`
     /// (default 1, as in every thesis experiment).

@@ -9,8 +9,8 @@ use serde_json::json;
 use super::{Input, Typed, models, resolve_kind, with_types};
 use crate::args::CollideArgs;
 
-/// Runs `ccd collide`.
-pub fn run(args: &CollideArgs, out: &mut dyn Write) -> Result<()> {
+/// Runs `ccd collide`; returns whether the models collide.
+pub fn run(args: &CollideArgs, out: &mut dyn Write) -> Result<bool> {
     let a = Input::read(&args.a)?;
     let b = Input::read(&args.b)?;
     let kind = resolve_kind(&args.tree, &a, &b)?;
@@ -54,7 +54,7 @@ pub fn run(args: &CollideArgs, out: &mut dyn Write) -> Result<()> {
             s.bv_tests, s.bv_disjoint, s.bv_overlapping, s.tri_tests, s.contacts
         )?;
     }
-    Ok(())
+    Ok(result.is_colliding())
 }
 
 struct Job<'a> {
@@ -68,20 +68,17 @@ impl Typed for Job<'_> {
 
     fn run<T: Real, B: BoundingVolume<T>>(self) -> Result<CollideResult> {
         let (a, b) = models::<T, B>(self.a, self.b, &self.args.tree)?;
-        let pose = |p: Option<crate::args::PoseArg>| {
-            p.map_or_else(ccd::nalgebra::Isometry3::identity, |p| p.isometry::<T>())
-        };
+        let pose_a = self.args.poses.isometry::<T>(self.args.pose_a);
+        let pose_b = self.args.poses.isometry::<T>(self.args.pose_b);
         let request = if self.args.first {
             CollideRequest::first()
         } else {
             CollideRequest::all()
         };
-        Ok(ccd::collide(
-            &a,
-            &pose(self.args.pose_a),
-            &b,
-            &pose(self.args.pose_b),
-            &request,
-        )?)
+        let result = ccd::collide(&a, &pose_a, &b, &pose_b, &request)?;
+        if let Some(path) = &self.args.export {
+            super::export::write_ply(path, (&a, &pose_a), (&b, &pose_b), &result.contacts)?;
+        }
+        Ok(result)
     }
 }

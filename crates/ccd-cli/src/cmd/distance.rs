@@ -4,12 +4,11 @@
 use std::io::Write;
 
 use anyhow::Result;
-use ccd::nalgebra::Isometry3;
 use ccd::{BoundingVolume, Closest, DistanceOutcome, DistanceRequest, Real, ToleranceOutcome};
 use serde_json::{Value, json};
 
 use super::{Input, Typed, models, resolve_kind, with_types};
-use crate::args::{DistanceArgs, PoseArg, WithinArgs};
+use crate::args::{DistanceArgs, WithinArgs};
 
 /// What either command found, widened to `f64` for printing.
 struct Report {
@@ -29,10 +28,6 @@ fn widen<T: Real>(c: &Closest<T>) -> Closest<f64> {
         tri_a: c.tri_a,
         tri_b: c.tri_b,
     }
-}
-
-fn pose<T: Real>(p: Option<PoseArg>) -> Isometry3<T> {
-    p.map_or_else(Isometry3::identity, |p| p.isometry::<T>())
 }
 
 fn pair_json(c: &Closest<f64>) -> Value {
@@ -150,9 +145,9 @@ impl Typed for DistanceJob<'_> {
         };
         let r = ccd::distance(
             &a,
-            &pose(self.args.pose_a),
+            &self.args.poses.isometry(self.args.pose_a),
             &b,
-            &pose(self.args.pose_b),
+            &self.args.poses.isometry(self.args.pose_b),
             &request,
         )?;
         let s = r.stats;
@@ -186,9 +181,9 @@ impl Typed for WithinJob<'_> {
         let tolerance = T::lit(self.args.tolerance);
         let r = ccd::within_distance(
             &a,
-            &pose(self.args.pose_a),
+            &self.args.poses.isometry(self.args.pose_a),
             &b,
-            &pose(self.args.pose_b),
+            &self.args.poses.isometry(self.args.pose_b),
             tolerance,
         )?;
         let s = r.stats;

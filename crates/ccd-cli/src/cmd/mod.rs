@@ -5,6 +5,7 @@
 pub mod build;
 pub mod collide;
 pub mod distance;
+pub mod export;
 pub mod info;
 pub mod toi;
 

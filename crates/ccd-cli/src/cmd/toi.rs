@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use anyhow::{Result, bail};
-use ccd::nalgebra::{Isometry3, Point3, Unit, Vector3};
+use ccd::nalgebra::{Point3, Unit, Vector3};
 use ccd::{Feature, Real, ToiBudget, ToiOutcome, ToiRequest, ToiResult};
 use ccd_query::ContinuousVolume;
 use ccd_query::ccd_motion::{
@@ -12,7 +12,7 @@ use ccd_query::ccd_motion::{
 use serde_json::json;
 
 use super::{Input, Typed, models, resolve_kind, with_types};
-use crate::args::{MotionArg, PoseArg, ToiArgs};
+use crate::args::{MotionArg, PoseArg, PoseFormat, ToiArgs};
 
 /// Runs `ccd toi`.
 pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
@@ -88,7 +88,7 @@ pub fn run(args: &ToiArgs, out: &mut dyn Write) -> Result<()> {
                     t.separation
                 )?;
                 writeln!(out, "triangles {} {}", t.tri_a, t.tri_b)?;
-                writeln!(out, "feature {}", feature_text(t.feature))?;
+                writeln!(out, "feature {}", t.feature)?;
                 let [px, py, pz] = t.point;
                 let [nx, ny, nz] = t.normal;
                 writeln!(out, "point {px} {py} {pz}")?;
@@ -130,6 +130,7 @@ impl Report {
                 t_lo: wide(t.t_lo),
                 t_hi: wide(t.t_hi),
                 separation: wide(t.separation),
+                hit_cap: t.hit_cap,
                 tri_a: t.tri_a,
                 tri_b: t.tri_b,
                 feature: t.feature,
@@ -138,23 +139,6 @@ impl Report {
             }),
             stats: r.stats,
         }
-    }
-}
-
-fn feature_text(f: Feature) -> String {
-    match f {
-        Feature::VertexFace {
-            vertex_of_a: true,
-            vertex,
-        } => format!("vertex-face (vertex {vertex} of A's triangle on B's face)"),
-        Feature::VertexFace {
-            vertex_of_a: false,
-            vertex,
-        } => format!("vertex-face (vertex {vertex} of B's triangle on A's face)"),
-        Feature::EdgeEdge { edge_a, edge_b } => {
-            format!("edge-edge (edge {edge_a} of A's triangle, edge {edge_b} of B's)")
-        }
-        Feature::Overlap => "overlap (the triangles intersect at t = 0)".into(),
     }
 }
 
@@ -174,8 +158,12 @@ fn feature_json(f: Feature) -> serde_json::Value {
 }
 
 /// The motion `spec` from `start` (identity when `None`), in scalar `T`.
-pub fn motion<T: Real>(spec: &MotionArg, start: Option<PoseArg>) -> Box<dyn Motion<T>> {
-    let start = start.map_or_else(Isometry3::identity, |p| p.isometry::<T>());
+pub fn motion<T: Real>(
+    spec: &MotionArg,
+    start: Option<PoseArg>,
+    poses: PoseFormat,
+) -> Box<dyn Motion<T>> {
+    let start = poses.isometry::<T>(start);
     let v = |c: [f64; 3]| Vector3::new(T::lit(c[0]), T::lit(c[1]), T::lit(c[2]));
     match *spec {
         MotionArg::Static => Box::new(Static::new(start)),
@@ -201,7 +189,10 @@ pub fn motion<T: Real>(spec: &MotionArg, start: Option<PoseArg>) -> Box<dyn Moti
             T::lit(angle),
             v(displacement),
         )),
-        MotionArg::Interp(p0, p1) => Box::new(Interp::new(p0.isometry(), p1.isometry())),
+        MotionArg::Interp(p0, p1) => Box::new(Interp::new(
+            p0.isometry(poses.quat_order),
+            p1.isometry(poses.quat_order),
+        )),
     }
 }
 
@@ -216,8 +207,8 @@ impl Typed for Job<'_> {
 
     fn run<T: Real, B: ContinuousVolume<T>>(self) -> Result<Report> {
         let (a, b) = models::<T, B>(self.a, self.b, &self.args.tree)?;
-        let ma = motion::<T>(&self.args.motion_a, self.args.pose_a);
-        let mb = motion::<T>(&self.args.motion_b, self.args.pose_b);
+        let ma = motion::<T>(&self.args.motion_a, self.args.pose_a, self.args.poses);
+        let mb = motion::<T>(&self.args.motion_b, self.args.pose_b, self.args.poses);
         let request = ToiRequest {
             t_max: T::lit(self.args.t_max),
             tolerance: T::lit(self.args.tolerance),

@@ -13,7 +13,8 @@ use super::linear_ccd::{LinearCcdRequest, LinearCcdResult, Multilinear, isolate}
 /// its end position over `t ∈ [0, 1]`.
 ///
 /// Each argument is `[position at t = 0, position at t = 1]`, all in one common frame. Contact means the
-/// closed segments share a point (endpoints included), or come within `req.min_separation` in the max-norm.
+/// closed segments share a point (endpoints included), or come within Euclidean distance `req.min_separation`
+/// (the meaning [`ToiRequest::min_separation`](crate::ToiRequest::min_separation) has).
 ///
 /// # Guarantee
 ///
@@ -21,7 +22,8 @@ use super::linear_ccd::{LinearCcdRequest, LinearCcdResult, Multilinear, isolate}
 /// derived error bound):
 /// [`NoContact`](super::LinearCcdOutcome::NoContact) is certified, and for
 /// [`Contact`](super::LinearCcdOutcome::Contact) `{ t_lo, t_hi }` no contact happens before `t_lo`. What may
-/// be over-reported: a near miss within about `tolerance ×` (the speeds of the endpoints), and the bracket may
+/// be over-reported: a near miss within about `tolerance ×` (the speeds of the endpoints), an approach within
+/// the max-norm cube of half-side `min_separation` (Euclidean up to `√3·min_separation`), and the bracket may
 /// sit a few tolerances before the true first contact; any input once `max_iterations` is hit (`hit_cap` set).
 ///
 /// # Degenerate input

@@ -75,14 +75,20 @@ use super::bernstein::{Bracket, Cubic, Pairs, bracket_root};
 /// Parameters of [`ccd_vertex_face_linear`](super::ccd_vertex_face_linear) and
 /// [`ccd_edge_edge_linear`](super::ccd_edge_edge_linear).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LinearCcdRequest<T> {
     /// Largest time width of a reported bracket `[t_lo, t_hi]` (default `1e-6`). A value that is not
     /// positive asks for the narrowest bracket floating point allows.
     pub tolerance: T,
-    /// Distance below which the features count as touching (default `0`: touching only). Tested in the
-    /// max-norm (a cube of half-side `min_separation`), a superset of the Euclidean ball.
+    /// Euclidean distance below which the features count as touching (default `0`: touching only), as
+    /// [`ToiRequest::min_separation`](crate::ToiRequest::min_separation): no approach closer than it before the
+    /// reported `t_lo` (certified). The test encloses that ball in the cube of half-side `min_separation`
+    /// (max-norm), so a reported bracket may also hold an approach up to `√3·min_separation` apart.
     pub min_separation: T,
-    /// Most time intervals evaluated before giving up with a wider, flagged bracket (default `1_000_000`).
+    /// Most time intervals (cells) this feature pair's search examines, as
+    /// [`ToiRequest::max_iterations`](crate::ToiRequest::max_iterations) does per triangle pair; when it runs
+    /// out the search reports a wider bracket, still certified at `t_lo`, and sets
+    /// [`LinearCcdResult::hit_cap`] (default `1_000_000`).
     pub max_iterations: usize,
 }
 
@@ -98,6 +104,7 @@ impl<T: Real> Default for LinearCcdRequest<T> {
 
 /// What a linear continuous test found on the time interval `[0, 1]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LinearCcdOutcome<T> {
     /// Certified: the features are never in contact for `t ∈ [0, 1]`.
     NoContact,
@@ -118,6 +125,7 @@ pub enum LinearCcdOutcome<T> {
 
 /// Result of a linear continuous test.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LinearCcdResult<T> {
     /// What was found.
     pub outcome: LinearCcdOutcome<T>,

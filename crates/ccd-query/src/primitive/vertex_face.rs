@@ -13,8 +13,8 @@ use super::linear_ccd::{LinearCcdRequest, LinearCcdResult, Multilinear, isolate}
 /// position over `t ∈ [0, 1]`.
 ///
 /// Each argument is `[position at t = 0, position at t = 1]`, all in one common frame. Contact means the
-/// vertex lies in the closed triangle (boundary and vertices included), or within `req.min_separation` of it
-/// in the max-norm.
+/// vertex lies in the closed triangle (boundary and vertices included), or within Euclidean distance
+/// `req.min_separation` of it (the meaning [`ToiRequest::min_separation`](crate::ToiRequest::min_separation) has).
 ///
 /// # Guarantee
 ///
@@ -22,7 +22,8 @@ use super::linear_ccd::{LinearCcdRequest, LinearCcdResult, Multilinear, isolate}
 /// evaluation widened by a derived error bound):
 /// [`NoContact`](super::LinearCcdOutcome::NoContact) is certified, and for
 /// [`Contact`](super::LinearCcdOutcome::Contact) `{ t_lo, t_hi }` no contact happens before `t_lo`. What may
-/// be over-reported: a near miss whose distance is within about `tolerance ×` (the speeds of the points), and
+/// be over-reported: a near miss whose distance is within about `tolerance ×` (the speeds of the points), an
+/// approach within the max-norm cube of half-side `min_separation` (Euclidean up to `√3·min_separation`), and
 /// the bracket may sit a few tolerances before the true first contact; any input once `max_iterations` is hit
 /// (`hit_cap` set).
 ///

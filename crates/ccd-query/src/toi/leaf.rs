@@ -252,6 +252,8 @@ pub(crate) struct Bracket<T> {
     pub features: u16,
     /// Upper bound of the triangles' distance at every time of the confirmed box (see [`separation_bound`]).
     pub separation: T,
+    /// The box was reported because `max_iterations` ran out, not because it was fine enough.
+    pub hit_cap: bool,
 }
 
 /// An upper bound of the distance between the triangles at every time of `span`'s interval: their distance at
@@ -357,7 +359,8 @@ pub(crate) fn earliest<T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized>(
             continue;
         }
         let m = s + (e - s) * T::lit(0.5);
-        if e - s <= fine || !(s < m && m < e) || iterations >= max_iterations {
+        let resolved = e - s <= fine || !(s < m && m < e);
+        if resolved || iterations >= max_iterations {
             let (ea, eb) = spans.enclose(s, e, stats);
             let (ab, ba) = (Rel::new(&ea, &eb), Rel::new(&eb, &ea));
             let alive = surviving(a, b, &ab, &ba, ALL_FEATURES, delta);
@@ -372,6 +375,7 @@ pub(crate) fn earliest<T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized>(
                 t_hi,
                 features: alive,
                 separation: separation_bound(a, b, &span),
+                hit_cap: !resolved,
             });
         }
         stack.push((m, e));

@@ -131,8 +131,9 @@ where
     stats.primitive_tests += start.stats.tri_tests;
     if let Some(first) = start.contacts.first() {
         let at = |ta: u32, tb: u32| {
-            let fa = a.faces().iter().position(|f| f.id == ta).unwrap_or(0);
-            let fb = b.faces().iter().position(|f| f.id == tb).unwrap_or(0);
+            // Contacts name caller ids, which the discrete query took from these very faces.
+            let fa = a.face_slot(ta).unwrap_or(0);
+            let fb = b.face_slot(tb).unwrap_or(0);
             let pair = ModelPair {
                 a: a.triangle(fa).map(Into::into),
                 b: b.triangle(fb).map(Into::into),
@@ -143,6 +144,7 @@ where
                 t_lo: zero,
                 t_hi: zero,
                 separation: zero,
+                hit_cap: false,
                 tri_a: ta,
                 tri_b: tb,
                 feature: Feature::Overlap,

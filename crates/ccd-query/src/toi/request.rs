@@ -5,6 +5,7 @@ use ccd_bv::{RangeError, Real};
 
 /// What [`time_of_impact`](super::time_of_impact) reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ToiMode {
     /// Only the first contact: [`ToiResult::toi`].
     #[default]
@@ -21,15 +22,19 @@ pub enum ToiMode {
 /// ([`ccd_bv::limits`]); `max_iterations` and both budgets at least 1. [`ToiRequest::check`] says which field
 /// is out of range; [`time_of_impact`](super::time_of_impact) calls it first.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiRequest<T> {
     /// End of the searched time interval `[0, t_max]`. Default 1.
     pub t_max: T,
     /// Width of the reported bracket `[t_lo, t_hi]` (normalised time). Default `1e-6`.
     pub tolerance: T,
-    /// Features closer than this (Euclidean, world length units) count as touching. Default 0.
+    /// Features closer than this Euclidean distance (world length units) count as touching. Default 0. The
+    /// same meaning as [`LinearCcdRequest::min_separation`](crate::primitive::LinearCcdRequest::min_separation).
     pub min_separation: T,
-    /// Most time boxes one triangle pair may examine; when it runs out the current (wider) box is reported as a
-    /// possible contact, never dropped. Default 4096.
+    /// Most time intervals (boxes) one primitive pair's search may examine — here each triangle pair, as
+    /// [`LinearCcdRequest::max_iterations`](crate::primitive::LinearCcdRequest::max_iterations) for its one
+    /// feature pair; when it runs out the current (wider) box is reported as a possible contact, never dropped,
+    /// and flagged ([`Toi::hit_cap`]). Default 4096.
     pub max_iterations: usize,
     /// The work the query may do before it answers [`ToiOutcome::Undecided`]. Default
     /// [`ToiBudget::default`].
@@ -43,6 +48,7 @@ pub struct ToiRequest<T> {
 /// most `max_iterations` time boxes, so the overshoot is small) and answers [`ToiOutcome::Undecided`] with the
 /// certified part of the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiBudget {
     /// Most continuous volume tests. Default 8,000,000 (about a second on one core of a 2-core EPYC VM).
     pub volume_tests: u64,
@@ -115,6 +121,7 @@ impl<T: Real> ToiRequest<T> {
 /// The pair of features that touch at the time of impact. Edge `i` of a triangle joins its vertices `i` and
 /// `(i + 1) % 3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Feature {
     /// A vertex of one triangle meets the face of the other.
     VertexFace {
@@ -135,8 +142,35 @@ pub enum Feature {
     Overlap,
 }
 
-/// One contact: a time bracket, the triangle pair and the features.
+/// One line for people: `vertex-face (vertex 1 of A's triangle on B's face)`, `edge-edge (edge 0 of A's
+/// triangle, edge 2 of B's)`, `overlap (the triangles intersect at t = 0)`.
+impl std::fmt::Display for Feature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Self::VertexFace {
+                vertex_of_a,
+                vertex,
+            } => {
+                let (of, on) = if vertex_of_a { ("A", "B") } else { ("B", "A") };
+                write!(
+                    f,
+                    "vertex-face (vertex {vertex} of {of}'s triangle on {on}'s face)"
+                )
+            }
+            Self::EdgeEdge { edge_a, edge_b } => {
+                write!(
+                    f,
+                    "edge-edge (edge {edge_a} of A's triangle, edge {edge_b} of B's)"
+                )
+            }
+            Self::Overlap => f.write_str("overlap (the triangles intersect at t = 0)"),
+        }
+    }
+}
+
+/// One contact: a time bracket, the triangle pair (the caller's triangle ids) and the features.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Toi<T> {
     /// No contact of these features (for [`ToiResult::toi`]: of the meshes) before `t_lo`.
     pub t_lo: T,
@@ -150,9 +184,15 @@ pub struct Toi<T> {
     /// poses are computed in `f32`) it can reach `1e-5` to `1e-4` of it for fast rotations, so `t_hi` may end
     /// before the exact first contact while `t_lo` stays certified. `0` for meshes intersecting at `t = 0`.
     pub separation: T,
-    /// Triangle of A (its index in the triangle list A was built from).
+    /// `true` if this triangle pair's time search ran out of the request's `max_iterations` before the bracket
+    /// was as fine as asked: `t_lo` is still certified, but `t_hi − t_lo` may exceed the tolerance (as
+    /// [`LinearCcdResult::hit_cap`](crate::primitive::LinearCcdResult::hit_cap)).
+    pub hit_cap: bool,
+    /// Triangle of A: its index in the triangle list A was built from (the caller's id,
+    /// [`Face::id`](ccd_bvh::Face::id)), not a slot of the tree's face array; its corners are
+    /// [`Hierarchy::triangle_by_id`](ccd_bvh::Hierarchy::triangle_by_id)`(tri_a)`.
     pub tri_a: u32,
-    /// Triangle of B.
+    /// Triangle of B (caller id, as `tri_a`).
     pub tri_b: u32,
     /// The touching features.
     pub feature: Feature,
@@ -165,6 +205,7 @@ pub struct Toi<T> {
 
 /// Exact operation counts of one query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiStats {
     /// Continuous bounding-volume tests (plus the discrete volume tests of the check at `t = 0`).
     pub bv_tests: u64,
@@ -180,6 +221,7 @@ pub struct ToiStats {
 
 /// What a [`time_of_impact`](super::time_of_impact) call decided.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ToiOutcome<T> {
     /// The first contact: no contact before its `t_lo` (certified), a contact within the slack by its `t_hi`.
     Contact(Toi<T>),
@@ -198,6 +240,7 @@ pub enum ToiOutcome<T> {
 
 /// Outcome of [`time_of_impact`](super::time_of_impact).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiResult<T> {
     /// The decision: first contact, no contact, or undecided within the budget.
     pub outcome: ToiOutcome<T>,
@@ -217,6 +260,17 @@ impl<T: Copy> ToiResult<T> {
         }
     }
 
+    /// Whether a reported contact (the first one, or one of [`at_impact`](Self::at_impact)) ran out of the
+    /// request's `max_iterations` ([`Toi::hit_cap`]): its bracket may be wider than the tolerance.
+    pub fn hit_cap(&self) -> bool {
+        let first = match &self.outcome {
+            ToiOutcome::Contact(toi) => Some(toi),
+            ToiOutcome::Undecided { found, .. } => found.as_ref(),
+            ToiOutcome::NoContact => None,
+        };
+        first.into_iter().chain(&self.at_impact).any(|t| t.hit_cap)
+    }
+
     /// Whether the budget ran out before the query could decide.
     pub fn is_undecided(&self) -> bool {
         matches!(self.outcome, ToiOutcome::Undecided { .. })
@@ -230,5 +284,38 @@ impl<T: Copy> ToiResult<T> {
             ToiOutcome::NoContact => None,
             ToiOutcome::Undecided { t_lo, .. } => Some(*t_lo),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Feature;
+
+    #[test]
+    fn feature_display_names_each_side() {
+        let vf = |vertex_of_a| Feature::VertexFace {
+            vertex_of_a,
+            vertex: 2,
+        };
+        assert_eq!(
+            vf(true).to_string(),
+            "vertex-face (vertex 2 of A's triangle on B's face)"
+        );
+        assert_eq!(
+            vf(false).to_string(),
+            "vertex-face (vertex 2 of B's triangle on A's face)"
+        );
+        let ee = Feature::EdgeEdge {
+            edge_a: 0,
+            edge_b: 1,
+        };
+        assert_eq!(
+            ee.to_string(),
+            "edge-edge (edge 0 of A's triangle, edge 1 of B's)"
+        );
+        assert_eq!(
+            Feature::Overlap.to_string(),
+            "overlap (the triangles intersect at t = 0)"
+        );
     }
 }

@@ -217,6 +217,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
                 t_lo: br.t_lo,
                 t_hi: br.t_hi,
                 separation: br.separation,
+                hit_cap: br.hit_cap,
                 tri_a: ida,
                 tri_b: idb,
                 feature,
@@ -288,6 +289,7 @@ impl<'q, T: Real, MA: Motion<T> + ?Sized, MB: Motion<T> + ?Sized> Search<'q, T, 
             t_hi,
             features: 1 << bit,
             separation: bound_up(dist[bit] + slop),
+            hit_cap: false,
         })
     }
 }
