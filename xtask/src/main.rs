@@ -10,7 +10,11 @@
 //! - `cargo xtask bench-ccd`: continuous collision (time of impact) against
 //!   analytic oracles and dense discrete sampling;
 //! - `cargo xtask bench-distance`: distance and tolerance queries in parallel
-//!   close proximity and transverse contact.
+//!   close proximity and transverse contact;
+//! - `cargo xtask bench-sliding`: the sliding sphere, contacts, BV tests and
+//!   time against position (Figs. 5.4–5.8);
+//! - `cargo xtask bench-overlap`: cost of one overlap test per BV type on
+//!   volume pairs recorded from real traversals (Tables 5.1/5.2).
 //!
 //! Every suite prints a stamped header (host, revision, seed), CSV rows on
 //! stdout and in `--out`, a comparison block against the thesis numbers, SVG
@@ -38,6 +42,8 @@ fn main() -> ExitCode {
         Command::BenchArchive(flags) => bench::archive::run(&flags),
         Command::BenchCcd(flags) => bench::ccd::run(&flags),
         Command::BenchDistance(flags) => bench::distance::run(&flags),
+        Command::BenchSliding(flags) => bench::sliding::run(&flags),
+        Command::BenchOverlap(flags) => bench::overlap::run(&flags),
     };
     match outcome {
         Ok(bench::Verdict::Pass) => ExitCode::SUCCESS,

@@ -31,7 +31,7 @@ pub use collide::{CollideResult, ContactPair, collide, collide_brute_force, coll
 pub use distance::{
     Closest, DistanceOutcome, DistanceRequest, DistanceResult, DistanceStats, distance,
 };
-pub use record::{TestedPair, record_collide_tests};
+pub use record::{RecordedTests, TestedPair, record_collide_tests};
 pub use request::{CollideRequest, ContactMode, DescentRule};
 pub use stats::QueryStats;
 pub use toi::{

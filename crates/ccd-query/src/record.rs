@@ -19,6 +19,15 @@ pub struct TestedPair<V> {
     pub overlapping: bool,
 }
 
+/// Outcome of [`record_collide_tests`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordedTests<V> {
+    /// Every tested pair, in test order: `stats.bv_tests` entries, `stats.bv_overlapping` of them overlapping.
+    pub pairs: Vec<TestedPair<V>>,
+    /// The query's counters (BV counters only: kept leaf pairs are not tested for contact).
+    pub stats: QueryStats,
+}
+
 /// The volume pairs an all-contacts [`collide_relative`](crate::collide_relative) of `a` and `b` tests, in test
 /// order, with the query's counters.
 ///
@@ -39,7 +48,7 @@ pub fn record_collide_tests<A, B>(
     b: &B,
     b_in_a: &Pose<A::Scalar>,
     descent: DescentRule,
-) -> Result<(Vec<TestedPair<A::Bv>>, QueryStats), RangeError>
+) -> Result<RecordedTests<A::Bv>, RangeError>
 where
     A: Hierarchy,
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
@@ -48,7 +57,10 @@ where
     let mut recorder = Recorder { pairs: Vec::new() };
     let mut stats = QueryStats::default();
     depth_first(a, b, b_in_a, (0, 0), descent, &mut recorder, &mut stats);
-    Ok((recorder.pairs, stats))
+    Ok(RecordedTests {
+        pairs: recorder.pairs,
+        stats,
+    })
 }
 
 /// Records every tested pair; the pruning test is the collide visitor's.

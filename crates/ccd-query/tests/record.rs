@@ -38,7 +38,8 @@ fn check<T: Real, B: BoundingVolume<T>>(
     for rule in DescentRule::ALL {
         let query = collide_relative(&a, &b, b_in_a, &CollideRequest::all().with_descent(rule))
             .expect("in range");
-        let (pairs, stats) = record_collide_tests(&a, &b, b_in_a, rule).expect("in range");
+        let recorded = record_collide_tests(&a, &b, b_in_a, rule).expect("in range");
+        let (pairs, stats) = (recorded.pairs, recorded.stats);
         let overlapping = pairs.iter().filter(|p| p.overlapping).count();
         assert_eq!(
             pairs.len() as u64,
