@@ -37,6 +37,16 @@ impl Boxed {
     }
 }
 
+/// One step of the sweep: `new` is visited; the boxes of the other mesh still open (indices into `other`) are
+/// closed when they end before `new` starts, and the remaining ones whose boxes overlap `new`'s are returned.
+fn visit<'o>(new: &Boxed, open: &mut Vec<usize>, other: &'o [Boxed]) -> Vec<&'o Boxed> {
+    open.retain(|&j| other[j].hi[0] >= new.lo[0]);
+    open.iter()
+        .map(|&j| &other[j])
+        .filter(|o| new.overlaps_yz(o))
+        .collect()
+}
+
 /// Exact widening of a point to `f64`.
 fn widen<T: Real>(p: &[T; 3]) -> [f64; 3] {
     p.map(|c| c.to_f64_exact())
@@ -71,28 +81,22 @@ where
         let take_a = ib == order_b.len()
             || (ia < order_a.len() && boxes_a[order_a[ia]].lo[0] <= boxes_b[order_b[ib]].lo[0]);
         if take_a {
-            let i = order_a[ia];
-            let p = &boxes_a[i];
-            open_b.retain(|&j| boxes_b[j].hi[0] >= p.lo[0]);
-            for &j in &open_b {
-                let q = &boxes_b[j];
-                if p.overlaps_yz(q) && triangles_intersect(&p.tri, &q.tri) {
+            let p = &boxes_a[order_a[ia]];
+            for q in visit(p, &mut open_b, &boxes_b) {
+                if triangles_intersect(&p.tri, &q.tri) {
                     out.push(ContactPair { a: p.id, b: q.id });
                 }
             }
-            open_a.push(i);
+            open_a.push(order_a[ia]);
             ia += 1;
         } else {
-            let j = order_b[ib];
-            let q = &boxes_b[j];
-            open_a.retain(|&i| boxes_a[i].hi[0] >= q.lo[0]);
-            for &i in &open_a {
-                let p = &boxes_a[i];
-                if p.overlaps_yz(q) && triangles_intersect(&p.tri, &q.tri) {
+            let q = &boxes_b[order_b[ib]];
+            for p in visit(q, &mut open_a, &boxes_a) {
+                if triangles_intersect(&p.tri, &q.tri) {
                     out.push(ContactPair { a: p.id, b: q.id });
                 }
             }
-            open_b.push(j);
+            open_b.push(order_b[ib]);
             ib += 1;
         }
     }
