@@ -50,6 +50,76 @@ pub enum Command {
     /// House rules as a check: crate layering (ARCHITECTURE.md), the CLI on the façade only, no Rust file over
     /// 800 lines, no citations of internal documents; exits non-zero on any violation.
     Tidy,
+    /// Sliding sphere (thesis §5.3.1, Figs. 5.4–5.8): the radius-0.8 sphere's centre moved from x = 0 to 2
+    /// through the unit sphere, new random orientations at every position; contacts, BV tests, triangle tests
+    /// and time per position per BV type, all contacts and first contact, checked against an exact all-pairs
+    /// count on a sample of positions.
+    BenchSliding(SlidingFlags),
+    /// Cost of one overlap test per BV type (thesis §5.2, Tables 5.1/5.2): volume pairs recorded from real
+    /// traversals (parallel close proximity and transverse contact), split into disjoint and overlapping,
+    /// replayed through each test; ns per test and ratios to the sphere test beside the thesis's.
+    BenchOverlap(OverlapFlags),
+}
+
+/// Flags of `bench-sliding`.
+#[derive(Clone, Debug, Args)]
+#[command(after_help = "\
+Defaults: latlong t=101 s=200 (40,000 triangles) for both spheres (radii 1 and 0.8), 1,001 positions \
+x = 0, 0.002, …, 2, one new pair of random rotations per position (the same sequence for every BV type), \
+all three BV types, f64, an all-contacts and a first-contact query per position, the exact all-pairs count at \
+21 evenly spaced positions.
+--quick: 3,600 triangles, 101 positions, 6 checked positions.
+Outputs: CSV on stdout and in <out>/sliding.csv, <out>/sliding_{contacts,nv,np,ratio,contact_cost,time}.svg \
+(Figs. 5.4–5.8 and the time per position); exits non-zero if contact sets differ between BV types or from the \
+all-pairs count, or if a first-contact query disagrees with the all-contacts one.
+
+Examples:
+  cargo xtask bench-sliding --quick
+  cargo xtask bench-sliding --threads 1 --json bench-out/sliding.json
+  cargo xtask bench-sliding --bv obb --threads 1      # speed case")]
+pub struct SlidingFlags {
+    /// Flags shared by every suite (--queries is not used: see --steps).
+    #[command(flatten)]
+    pub common: CommonFlags,
+    /// Mesh selection [default: latlong t=101, s=200, 40,000 triangles].
+    #[command(flatten)]
+    pub mesh: MeshFlags,
+    /// Positions from x = 0 to 2 (at least 2) [default: 1,001; 101 with --quick].
+    #[arg(long)]
+    pub steps: Option<usize>,
+    /// Evenly spaced positions checked against the exact all-pairs count (0 skips the check) [default: 21; 6
+    /// with --quick].
+    #[arg(long)]
+    pub oracle: Option<usize>,
+}
+
+/// Flags of `bench-overlap`.
+#[derive(Clone, Debug, Args)]
+#[command(after_help = "\
+Defaults: the volume pairs tested by 2 all-contacts queries in each of two scenes, per BV type: parallel close \
+proximity (latlong t=101 s=200, 40,000 triangles, ε = 1e-3, outer mesh scaled so the meshes cannot touch) and \
+transverse contact (latlong t=72 s=144, 20,448 triangles, centres 1.41421 apart); every BV type \
+(sphere, aabb, obb, rss), f64. Each list (scene, BV type, verdict) is thinned to at most 65,536 evenly spaced \
+pairs and replayed in 15 passes of about 10^6 tests; the median pass gives ns per test. Two costs per pair: the \
+test alone (B's volume already in A's frame) and the model-space update plus the test (B's volume moved by an \
+opaque identity pose first, the work of a transform without changing the pair).
+--quick: 3,600 and 3,024 triangles, 1 query per scene, 5 passes.
+Outputs: CSV on stdout and in <out>/overlap.csv; exits non-zero if a replayed verdict differs from the recorded one.
+
+Examples:
+  cargo xtask bench-overlap --quick
+  cargo xtask bench-overlap --threads 1 --json bench-out/overlap.json")]
+pub struct OverlapFlags {
+    /// Flags shared by every suite (--queries: recorded queries per scene [default: 2; 1 with --quick]; --bv
+    /// defaults to all four types here).
+    #[command(flatten)]
+    pub common: CommonFlags,
+    /// Timed passes over each list (the median is reported) [default: 15; 5 with --quick].
+    #[arg(long)]
+    pub passes: Option<usize>,
+    /// Pairs replayed per list at most, evenly spaced over the recorded list [default: 65536].
+    #[arg(long)]
+    pub max_pairs: Option<usize>,
 }
 
 /// Flags of `bench-distance`.

@@ -11,6 +11,10 @@
 //!   analytic oracles and dense discrete sampling;
 //! - `cargo xtask bench-distance`: distance and tolerance queries in parallel
 //!   close proximity and transverse contact;
+//! - `cargo xtask bench-sliding`: the sliding sphere, contacts, BV tests and
+//!   time against position (Figs. 5.4–5.8);
+//! - `cargo xtask bench-overlap`: cost of one overlap test per BV type on
+//!   volume pairs recorded from real traversals (Tables 5.1/5.2);
 //! - `cargo xtask tidy`: the house rules (layering, CLI on the façade, file
 //!   lengths, citations) as a check.
 //!
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
         Command::BenchCcd(flags) => bench::ccd::run(&flags),
         Command::BenchDistance(flags) => bench::distance::run(&flags),
         Command::Tidy => tidy::run(),
+        Command::BenchSliding(flags) => bench::sliding::run(&flags),
+        Command::BenchOverlap(flags) => bench::overlap::run(&flags),
     };
     match outcome {
         Ok(bench::Verdict::Pass) => ExitCode::SUCCESS,

@@ -23,6 +23,9 @@ pub struct Series {
     pub color: RGBColor,
     /// Dashed line without markers (reference lines).
     pub reference: bool,
+    /// Small markers without a line (one point per query, e.g. per position
+    /// of the sliding sphere, where neighbours are independent samples).
+    pub scatter: bool,
 }
 
 impl Series {
@@ -33,6 +36,18 @@ impl Series {
             points,
             color: bv_color(bv),
             reference: false,
+            scatter: false,
+        }
+    }
+
+    /// Markers without a line, labelled `label`, in `color`.
+    pub fn scatter(label: impl Into<String>, color: RGBColor, points: Vec<(f64, f64)>) -> Self {
+        Self {
+            label: label.into(),
+            points,
+            color,
+            reference: false,
+            scatter: true,
         }
     }
 
@@ -43,6 +58,7 @@ impl Series {
             points,
             color: RGBColor(110, 110, 110),
             reference: true,
+            scatter: false,
         }
     }
 }
@@ -55,6 +71,12 @@ pub fn bv_color(bv: BvType) -> RGBColor {
         BvType::Obb => RGBColor(20, 150, 60),
         BvType::Rss => RGBColor(140, 60, 170),
     }
+}
+
+/// `c` halfway to white (a second series of the same BV type).
+pub fn lighter(c: RGBColor) -> RGBColor {
+    let half = |v: u8| ((u16::from(v) + 255) / 2) as u8;
+    RGBColor(half(c.0), half(c.1), half(c.2))
 }
 
 /// A chart to draw.
@@ -104,7 +126,11 @@ impl Chart {
         if self.x_log {
             (x0, x1) = (x0 / 1.2, x1 * 1.2);
         } else {
-            let pad = ((x1 - x0) * 0.03).max(0.5);
+            let pad = if x1 - x0 >= 10.0 {
+                ((x1 - x0) * 0.03).max(0.5)
+            } else {
+                (x1 - x0) * 0.03
+            };
             (x0, x1) = (x0 - pad, x1 + pad);
         }
         let root = SVGBackend::new(path, (960, 680)).into_drawing_area();
@@ -125,6 +151,18 @@ impl Chart {
             )?;
         }
         root.present().map_err(plot_err)
+    }
+
+    /// Whether the finite x values span less than 10 (linear ticks then get
+    /// one decimal).
+    fn x_range_small(&self) -> bool {
+        let (x0, x1) = bounds(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.0))
+                .filter(|x| x.is_finite()),
+        );
+        x1 - x0 < 10.0
     }
 
     fn draw_on<DB, X, Y>(
@@ -148,6 +186,7 @@ impl Chart {
             .map_err(plot_err)?;
         let x_fmt = |v: &f64| match x_ratio {
             Some(ratio) => log_tick(*v, ratio),
+            None if self.x_range_small() => format!("{v:.1}"),
             None => format!("{v:.0}"),
         };
         let y_fmt = |v: &f64| log_tick(*v, y_ratio);
@@ -175,7 +214,11 @@ impl Chart {
                 continue;
             }
             let color = s.color;
-            let anno = if s.reference {
+            let anno = if s.scatter {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 2, color.filled())))
+                    .map_err(plot_err)?
+            } else if s.reference {
                 chart
                     .draw_series(DashedLineSeries::new(
                         pts.clone(),

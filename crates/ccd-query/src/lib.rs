@@ -15,12 +15,14 @@
 //! | [`within_distance`] | exact outside a rounding band of the primitive's bound around the tolerance |
 //! | [`time_of_impact`] | conservative: the bracket's `t_lo` is never later than the first contact of the two moving meshes |
 //!
-//! Every result carries exact operation counts.
+//! Every result carries exact operation counts. [`record_collide_tests`] walks a collide query's test tree and
+//! returns every volume pair it tests (for replaying them through the overlap tests).
 
 mod collide;
 mod distance;
 mod engine;
 pub mod primitive;
+mod record;
 mod request;
 mod stats;
 pub mod toi;
@@ -32,6 +34,7 @@ pub use collide::{CollideResult, ContactPair, collide, collide_brute_force, coll
 pub use distance::{
     Closest, DistanceOutcome, DistanceRequest, DistanceResult, DistanceStats, distance,
 };
+pub use record::{RecordedTests, TestedPair, record_collide_tests};
 pub use request::{CollideRequest, ContactMode, DescentRule};
 pub use stats::QueryStats;
 pub use toi::{

@@ -7,12 +7,16 @@
 //! binary trees with one triangle per leaf, default top-down build,
 //! descend-largest-diameter, model-space updates, all-contacts collision.
 
+mod all_pairs;
 pub mod archive;
 pub mod ccd;
 pub mod distance;
 mod distance_path;
 mod levels;
+pub mod overlap;
 pub mod proximity;
+pub mod sliding;
+mod sliding_report;
 pub mod transverse;
 
 use std::time::{Duration, Instant};
@@ -117,22 +121,22 @@ pub struct Sample {
     pub contact_hash: u64,
 }
 
-/// Runs one all-contacts query of `a` against `b` per pose pair, in
-/// parallel on the current rayon pool, ticking `progress` once per query.
-/// Samples come back in pose order.
+/// Runs one query `request` (all contacts or first contact) of `a` against
+/// `b` per pose pair, in parallel on the current rayon pool, ticking
+/// `progress` once per query. Samples come back in pose order.
 pub fn run_queries<T: Real, B: BoundingVolume<T>>(
     a: &Model<T, B>,
     b: &Model<T, B>,
     poses: &[PosePair],
+    request: &CollideRequest,
     progress: &ProgressBar,
 ) -> Result<Vec<Sample>> {
-    let request = CollideRequest::all();
     poses
         .par_iter()
         .map(|(pa, pb)| {
             let (pa, pb) = (cast_pose::<T>(pa), cast_pose::<T>(pb));
             let start = Instant::now();
-            let result = ::ccd::collide(a, &pa, b, &pb, &request);
+            let result = ::ccd::collide(a, &pa, b, &pb, request);
             let time = start.elapsed();
             let mut result = result?;
             result.contacts.sort_unstable();
@@ -274,7 +278,13 @@ mod tests {
         fn run<T: Real, B: BoundingVolume<T>>(&mut self, _bv: BvType) -> Result<Self::Output> {
             let model = build_model::<T, B>(self.mesh)?;
             Ok((
-                run_queries(&model, &model, self.poses, &ProgressBar::hidden())?,
+                run_queries(
+                    &model,
+                    &model,
+                    self.poses,
+                    &CollideRequest::all(),
+                    &ProgressBar::hidden(),
+                )?,
                 levels::per_level(&model),
             ))
         }

@@ -17,7 +17,7 @@
 
 use anyhow::{Result, bail, ensure};
 use ccd::nalgebra::{Isometry3, Translation3};
-use ccd::{BoundingVolume, Real};
+use ccd::{BoundingVolume, CollideRequest, Real};
 use ccd_testkit::{Mesh, min_face_plane_distance};
 use indicatif::ProgressBar;
 use plotters::prelude::SeriesLabelPosition;
@@ -86,7 +86,13 @@ impl BvJob for Job<'_> {
             self.progress
                 .set_message(format!("{} ε={eps:.2e}", bv.name()));
             let outer = build_model::<T, B>(&self.inner.clone().scaled((self.outer_scale)(eps)))?;
-            let samples = run_queries(&inner, &outer, self.poses, self.progress)?;
+            let samples = run_queries(
+                &inner,
+                &outer,
+                self.poses,
+                &CollideRequest::all(),
+                self.progress,
+            )?;
             rows.push(EpsRow {
                 eps,
                 counters: Counters::of(&samples),

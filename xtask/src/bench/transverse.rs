@@ -11,7 +11,7 @@
 
 use anyhow::{Result, ensure};
 use ccd::nalgebra::{Isometry3, Translation3};
-use ccd::{BoundingVolume, Real};
+use ccd::{BoundingVolume, CollideRequest, Real};
 use ccd_testkit::Mesh;
 use indicatif::ProgressBar;
 use plotters::prelude::SeriesLabelPosition;
@@ -38,7 +38,7 @@ const QUICK_MAX_TRIS: usize = 26_000;
 /// Distance between the sphere centres: the thesis's printed 1.41421, kept
 /// literally rather than `SQRT_2` so runs match the thesis setup.
 #[allow(clippy::approx_constant)]
-const CENTRE_DISTANCE: f64 = 1.41421;
+pub const CENTRE_DISTANCE: f64 = 1.41421;
 /// Slopes are fitted over n ≥ this (smaller n is dominated by log terms).
 const FIT_MIN_TRIS: usize = 1_500;
 
@@ -82,7 +82,13 @@ impl BvJob for Job<'_> {
             self.progress
                 .set_message(format!("{} n={}", bv.name(), mesh.len()));
             let model = build_model::<T, B>(mesh)?;
-            let samples = run_queries(&model, &model, self.poses, self.progress)?;
+            let samples = run_queries(
+                &model,
+                &model,
+                self.poses,
+                &CollideRequest::all(),
+                self.progress,
+            )?;
             let costs: Vec<f64> = samples
                 .iter()
                 .filter(|s| s.stats.contacts > 0)
