@@ -377,10 +377,12 @@ pub struct ProximityFlags {
 #[command(after_help = "\
 Defaults: latlong t in {5, 7, 10, 14, 20, 28, 40, 56, 80, 113, 160, 226} with s = 2t (80 … 203,400 \
 triangles; --max-tris 600000 adds t = 320, 387), 1000 queries per (BV type, tessellation), all three \
-BV types, f64. Slopes are fitted over n >= 1500.
+BV types, f64. Slopes are fitted over n >= 1500. Every pose also runs a first-contact query \
+(CollideRequest::first()): its BV tests and median time are the first_* columns and the \"first contact\" lines.
 --quick: tessellations up to 25,280 triangles, 30 queries.
 Outputs: CSV on stdout and in <out>/transverse.csv, <out>/transverse_{contacts,nv,contact_cost}.svg \
-(Figs. 5.21–5.23); exits non-zero if contact sets differ between BV types.
+(Figs. 5.21–5.23); exits non-zero if contact sets differ between BV types or a first-contact query disagrees \
+with the all-contacts one on whether there is a contact.
 
 Examples:
   cargo xtask bench-transverse --quick

@@ -64,6 +64,10 @@ struct TessRow {
     contact_cost: f64,
     /// Per query: (K, hash of the contact set).
     signatures: Vec<(u64, u64)>,
+    /// The first-contact query (`CollideRequest::first()`) at the same poses.
+    first: Counters,
+    /// Queries whose first-contact query found a contact while the all-contacts one found none, or the reverse.
+    first_disagree: usize,
 }
 
 /// The per-BV work: one tree per tessellation (both spheres share it).
@@ -89,6 +93,18 @@ impl BvJob for Job<'_> {
                 &CollideRequest::all(),
                 self.progress,
             )?;
+            let first = run_queries(
+                &model,
+                &model,
+                self.poses,
+                &CollideRequest::first(),
+                &ProgressBar::hidden(),
+            )?;
+            let first_disagree = samples
+                .iter()
+                .zip(&first)
+                .filter(|(all, one)| (all.stats.contacts > 0) != (one.stats.contacts > 0))
+                .count();
             let costs: Vec<f64> = samples
                 .iter()
                 .filter(|s| s.stats.contacts > 0)
@@ -106,6 +122,8 @@ impl BvJob for Job<'_> {
                     .iter()
                     .map(|s| (s.stats.contacts, s.contact_hash))
                     .collect(),
+                first: Counters::of(&first),
+                first_disagree,
             });
         }
         Ok(rows)
@@ -148,6 +166,8 @@ struct Checks {
     mismatches: usize,
     /// Queries breaking the BVTT invariant.
     bvtt_bad: usize,
+    /// Queries whose first-contact verdict differs from the all-contacts one.
+    first_bad: usize,
     /// `bv n=…` of the rows with N_v below v_l.
     below_lower_bound: Vec<String>,
     /// Fits use every n (fewer than two tessellations reach FIT_MIN_TRIS).
@@ -222,6 +242,7 @@ impl Checks {
         Self {
             mismatches,
             bvtt_bad: all_rows().map(|(_, r)| r.counters.bvtt_violations).sum(),
+            first_bad: all_rows().map(|(_, r)| r.first_disagree).sum(),
             below_lower_bound,
             fit_all,
             slopes,
@@ -239,6 +260,11 @@ impl Checks {
             Verdict::Fail(format!(
                 "BVTT invariant violated in {} queries",
                 self.bvtt_bad
+            ))
+        } else if self.first_bad > 0 {
+            Verdict::Fail(format!(
+                "first-contact and all-contacts queries disagree on {} poses",
+                self.first_bad
             ))
         } else {
             Verdict::Pass
@@ -320,6 +346,8 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
         "v_l",
         "v_u",
         "time_ms_median",
+        "first_nv_mean",
+        "first_time_ms_median",
     ]);
     table.comments = header;
     for (bv, rows) in &results {
@@ -337,6 +365,8 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
                 num(v_l),
                 num(v_u),
                 format!("{:.4}", c.time_ms.median),
+                num(r.first.nv.mean),
+                format!("{:.4}", r.first.time_ms.median),
             ]);
         }
     }
@@ -445,6 +475,11 @@ fn print_comparison(
         bad => format!("VIOLATED in {bad} queries"),
     };
     println!("bvtt invariant D − I + 2·N_p = 1: {bvtt}");
+    let first = match checks.first_bad {
+        0 => "agrees with all contacts on every pose".to_owned(),
+        bad => format!("DISAGREES on {bad} poses"),
+    };
+    println!("first contact (CollideRequest::first()): {first}");
     let advice = if threads > 1 {
         "; use --threads 1 for timing figures"
     } else {
@@ -463,6 +498,15 @@ fn print_comparison(
                 num(c.nv.mean),
                 num(c.np.mean),
                 num(c.k.mean),
+            );
+            println!(
+                "first contact {} n={}: median {:.4} ms/query (mean {:.4}), mean BV tests/query {}, mean tri tests/query {}",
+                bv.name(),
+                r.n,
+                r.first.time_ms.median,
+                r.first.time_ms.mean,
+                num(r.first.nv.mean),
+                num(r.first.np.mean),
             );
         }
     }
