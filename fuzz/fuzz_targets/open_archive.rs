@@ -8,7 +8,8 @@
 
 use bytemuck::{Pod, Zeroable};
 use ccd::nalgebra::{Matrix3, Vector3};
-use ccd_bv::{Aabb, BoundingVolume, Obb, Pose, Real, Rss, Sphere};
+use ccd::{BvKind, ScalarKind};
+use ccd_bv::{BoundingVolume, Pose, Real};
 use ccd_bvh::{BvhView, Hierarchy};
 use ccd_query::{CollideRequest, collide_relative};
 use libfuzzer_sys::fuzz_target;
@@ -45,12 +46,9 @@ fuzz_target!(|data: &[u8]| {
     let aligned = &mut bytemuck::cast_slice_mut::<Block, u8>(&mut blocks)[..data.len()];
     aligned.copy_from_slice(data);
     let bytes: &[u8] = aligned;
-    check::<f32, Obb<f32>>(bytes);
-    check::<f64, Aabb<f64>>(bytes);
-    check::<f32, Aabb<f32>>(bytes);
-    check::<f32, Sphere<f32>>(bytes);
-    check::<f64, Obb<f64>>(bytes);
-    check::<f64, Sphere<f64>>(bytes);
-    check::<f32, Rss<f32>>(bytes);
-    check::<f64, Rss<f64>>(bytes);
+    for scalar in [ScalarKind::F32, ScalarKind::F64] {
+        for bv in [BvKind::Sphere, BvKind::Aabb, BvKind::Obb, BvKind::Rss] {
+            ccd::with_types!(scalar, bv, |T, B| check::<T, B>(bytes));
+        }
+    }
 });

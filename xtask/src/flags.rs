@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use ::ccd::BvKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Default seed of the rotation sequence (any fixed value; stamped in every
@@ -223,13 +224,18 @@ impl BvType {
     /// The thesis's types, the default set, in the order rows and plots list them.
     pub const ALL: [BvType; 3] = [BvType::Sphere, BvType::Aabb, BvType::Obb];
 
-    /// Lower-case name used in CSV rows, JSON keys and legends.
+    /// Lower-case name used in CSV rows, JSON keys and legends (the volume's [`BvKind::name`]).
     pub fn name(self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The library's kind of this volume type.
+    pub fn kind(self) -> BvKind {
         match self {
-            BvType::Sphere => "sphere",
-            BvType::Aabb => "aabb",
-            BvType::Obb => "obb",
-            BvType::Rss => "rss",
+            BvType::Sphere => BvKind::Sphere,
+            BvType::Aabb => BvKind::Aabb,
+            BvType::Obb => BvKind::Obb,
+            BvType::Rss => BvKind::Rss,
         }
     }
 }

@@ -3,7 +3,9 @@
 use bytemuck::{Pod, Zeroable};
 use nalgebra::Vector3;
 
-use crate::{BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, fit, lower_bound};
+use crate::{
+    BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
+};
 
 /// An axis-aligned box `{x : |x_i − c_i| ≤ h_i}` (closed) in its model frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -120,36 +122,30 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
         (0..3).all(|i| (p[i] - self.center[i]).abs() <= self.half[i] + tol)
     }
 
-    /// `2·‖half‖`.
+    /// `2·‖half‖` ([`box_measure::diameter`]).
     fn diameter(&self) -> T {
-        Vector3::from(self.half).norm() * T::lit(2.0)
+        box_measure::diameter(&self.half)
     }
 
-    /// `4·s` with `s = (h₀² + h₁²) + h₂²`, summed as nalgebra's `norm` sums
-    /// it: the diameter is `2·fl(√s)`, whose square is within a relative `ε`
-    /// of `4s`.
+    /// `4·‖half‖²` as the diameter sums it ([`box_measure::diameter_squared`]).
     #[inline]
     fn diameter_squared(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(4.0) * (x * x + y * y + z * z)
+        box_measure::diameter_squared(&self.half)
     }
 
     /// `8·(h₀h₁ + h₁h₂ + h₂h₀)`.
     fn area(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(8.0) * (x * y + y * z + z * x)
+        box_measure::area(&self.half)
     }
 
     /// `8·h₀h₁h₂`.
     fn volume(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(8.0) * x * y * z
+        box_measure::volume(&self.half)
     }
 
     /// `2·min_i half_i`.
     fn thickness(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(2.0) * x.min(y).min(z)
+        box_measure::thickness(&self.half)
     }
 
     /// Finite centre and half-extents, half-extents ≥ 0.

@@ -19,6 +19,7 @@
 mod aabb;
 pub mod apart;
 mod bounding_volume;
+mod box_measure;
 pub mod continuous;
 pub mod fit;
 pub mod lower_bound;

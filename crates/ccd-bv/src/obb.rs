@@ -4,7 +4,9 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::sat::{self, Lanes};
-use crate::{BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, fit, lower_bound};
+use crate::{
+    BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
+};
 
 /// An oriented box `{c + Σ_j s_j·h_j·axis_j : s_j ∈ [−1, 1]}` (closed).
 ///
@@ -181,36 +183,30 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         (0..3).all(|j| l[j].abs() <= self.half[j] + tol)
     }
 
-    /// `2·‖half‖`.
+    /// `2·‖half‖` ([`box_measure::diameter`]).
     fn diameter(&self) -> T {
-        Vector3::from(self.half).norm() * T::lit(2.0)
+        box_measure::diameter(&self.half)
     }
 
-    /// `4·s` with `s = (h₀² + h₁²) + h₂²`, summed as nalgebra's `norm` sums
-    /// it: the diameter is `2·fl(√s)`, whose square is within a relative `ε`
-    /// of `4s`.
+    /// `4·‖half‖²` as the diameter sums it ([`box_measure::diameter_squared`]).
     #[inline]
     fn diameter_squared(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(4.0) * (x * x + y * y + z * z)
+        box_measure::diameter_squared(&self.half)
     }
 
     /// `8·(h₀h₁ + h₁h₂ + h₂h₀)`.
     fn area(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(8.0) * (x * y + y * z + z * x)
+        box_measure::area(&self.half)
     }
 
     /// `8·h₀h₁h₂`.
     fn volume(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(8.0) * x * y * z
+        box_measure::volume(&self.half)
     }
 
     /// `2·min_j half_j`.
     fn thickness(&self) -> T {
-        let [x, y, z] = self.half;
-        T::lit(2.0) * x.min(y).min(z)
+        box_measure::thickness(&self.half)
     }
 
     /// Finite numbers and half-extents ≥ 0 (the axes may be anything finite:

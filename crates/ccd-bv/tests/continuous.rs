@@ -107,7 +107,7 @@ fn random_interval(rng: &mut Rng) -> (f64, f64) {
 /// One random case: boxes, motions, interval. Returns the verdict and
 /// whether dense sampling found an overlap.
 fn obb_case(seed: u64) -> (Certainty, bool) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let a = obb(&rng.rotation_mixed(), rng.vec(-0.5, 0.5), rng.half());
     let b = obb(&rng.rotation_mixed(), rng.vec(-0.5, 0.5), rng.half());
     let ma = random_motion(&mut rng, V::zeros());
@@ -140,7 +140,7 @@ proptest! {
     /// The same for spheres.
     #[test]
     fn sphere_disjoint_over_never_misses_a_sampled_overlap(seed in any::<u64>()) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let sa = Sphere { center: rng.vec(-1.0, 1.0).into(), radius: rng.range(0.0, 2.0) };
         let sb = Sphere { center: rng.vec(-1.0, 1.0).into(), radius: rng.range(0.0, 2.0) };
         let ma = random_motion(&mut rng, V::zeros());
@@ -188,7 +188,7 @@ fn obb_verdicts_are_conservative_and_useful() {
 /// the SAT separates by a margin, and no pair that overlaps by a margin.
 #[test]
 fn static_poses_match_the_static_sat() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let (mut sep, mut ov) = (0, 0);
     for case in 0..20_000 {
         let a = obb(&rng.rotation_mixed(), rng.vec(-1.0, 1.0), rng.half());
@@ -349,7 +349,7 @@ fn rotating_rod_negative() {
 /// random moving boxes.
 #[test]
 fn first_possible_contact_is_a_lower_bound() {
-    let mut rng = Rng(21);
+    let mut rng = Rng::new(21);
     let mut found = 0;
     for case in 0..300 {
         let a = obb(&rng.rotation(), rng.vec(-0.5, 0.5), rng.half());
@@ -376,7 +376,7 @@ fn first_possible_contact_is_a_lower_bound() {
 /// (rounded) data, and certifying pairs separated by a clear margin.
 #[test]
 fn f32_static_poses() {
-    let mut rng = Rng(31);
+    let mut rng = Rng::new(31);
     let (mut sep, mut ov) = (0, 0);
     for case in 0..5000 {
         let a = obb(&rng.rotation(), rng.vec(-1.0, 1.0), rng.half());

@@ -52,7 +52,7 @@ fn assert_valid_hull(pts: &[Vector3<f64>], faces: &[[u32; 3]]) {
 
 #[test]
 fn random_clouds_give_valid_hulls() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     for n in [4, 5, 10, 100, 1500] {
         let pts: Vec<Vector3<f64>> = (0..n).map(|_| rng.vec(-1.0, 1.0)).collect();
         let hull = convex_hull(&pts).expect("a random cloud spans a volume");
@@ -62,7 +62,7 @@ fn random_clouds_give_valid_hulls() {
 
 #[test]
 fn matches_brute_force_facets() {
-    let mut rng = Rng(12);
+    let mut rng = Rng::new(12);
     for _ in 0..30 {
         let pts: Vec<Vector3<f64>> = (0..14).map(|_| rng.vec(-1.0, 1.0)).collect();
         let n = pts.len() as u32;
@@ -117,7 +117,7 @@ fn degenerate_grids_and_duplicates() {
 
 #[test]
 fn lower_dimensional_inputs_have_no_hull() {
-    let mut rng = Rng(13);
+    let mut rng = Rng::new(13);
     let plane: Vec<Vector3<f64>> = (0..50)
         .map(|_| Vector3::new(rng.unit(), rng.unit(), 0.0))
         .collect();
@@ -132,7 +132,7 @@ fn lower_dimensional_inputs_have_no_hull() {
 
 #[test]
 fn points_on_a_sphere() {
-    let mut rng = Rng(14);
+    let mut rng = Rng::new(14);
     let pts: Vec<Vector3<f64>> = (0..20_000)
         .map(|_| {
             loop {

@@ -309,7 +309,7 @@ fn tt6_vertex_face() {
 
 #[test]
 fn tt7_rotated_coplanar_verdicts_hold() {
-    let mut rng = Rng(77);
+    let mut rng = Rng::new(77);
     let rot_tri = |r: &Matrix3<f64>, t: [[f64; 3]; 3]| {
         t.map(|p| {
             let q = r * V::from(p);

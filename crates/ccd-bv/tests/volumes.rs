@@ -48,7 +48,7 @@ fn sphere_surface(s: &Sphere<f64>, n: usize) -> Vec<Vector3<f64>> {
 
 #[test]
 fn aabb_wrap_contains_the_moved_corners() {
-    let mut rng = Rng(41);
+    let mut rng = Rng::new(41);
     for _ in 0..2_000 {
         let b = random_aabb(&mut rng);
         let pose = Pose::from_parts(rng.rotation(), rng.vec(-5.0, 5.0));
@@ -70,7 +70,7 @@ fn aabb_wrap_contains_the_moved_corners() {
 
 #[test]
 fn obb_transform_is_exact() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     for _ in 0..500 {
         let b = random_obb(&mut rng);
         let pose = Pose::from_parts(rng.rotation(), rng.vec(-5.0, 5.0));
@@ -96,7 +96,7 @@ fn obb_transform_is_exact() {
 
 #[test]
 fn aabb_and_sphere_overlap_never_false_disjoint() {
-    let mut rng = Rng(43);
+    let mut rng = Rng::new(43);
     let (mut agree, n) = (0, 10_000);
     for _ in 0..n {
         let pose = random_pose(&mut rng, 4.0);
@@ -122,7 +122,7 @@ fn aabb_and_sphere_overlap_never_false_disjoint() {
 
 #[test]
 fn distance_lower_bounds_are_below_sampled_distances() {
-    let mut rng = Rng(44);
+    let mut rng = Rng::new(44);
     let (mut positive, n) = ([0usize; 3], 120);
     for _ in 0..n {
         let pose = random_pose(&mut rng, 6.0);
@@ -220,7 +220,7 @@ fn contains_point_and_measures() {
 /// AABBs both test the wrap of B).
 #[test]
 fn overlaps_local_agrees_with_overlaps() {
-    let mut rng = Rng(45);
+    let mut rng = Rng::new(45);
     for _ in 0..5_000 {
         let pose = random_pose(&mut rng, 4.0);
         let (a, b) = (random_obb(&mut rng), random_obb(&mut rng));

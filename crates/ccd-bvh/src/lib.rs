@@ -19,6 +19,7 @@
 pub mod archive;
 mod build;
 mod bvh;
+mod dispatch;
 mod error;
 mod hierarchy;
 mod node;
@@ -35,3 +36,7 @@ pub use node::{Face, MAX_LEAF_SIZE, Node, NodeKind};
 pub use replace::{replace_file, replace_file_with};
 pub use slots::FaceSlots;
 pub use view::{BvhFile, BvhView, MappedBvh};
+
+/// The volume types named by [`with_types!`]'s expansion (not part of the API).
+#[doc(hidden)]
+pub use ccd_bv as __bv;

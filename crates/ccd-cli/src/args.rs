@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use ccd::{BuildOptions, BvKind, FitMethod};
-use ccd_bvh::{MAX_LEAF_SIZE, ScalarKind};
+use ccd::{MAX_LEAF_SIZE, ScalarKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::pose::{POSE_HELP, PoseArg, PoseFormat, QuatOrder, parse_pose};

@@ -4,17 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use ccd_testkit::mesh_fixture as mesh;
+
 fn ccd(args: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ccd"))
         .args(args)
         .output()
         .expect("the ccd binary runs")
-}
-
-fn mesh(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/meshes")
-        .join(name)
 }
 
 fn scratch(test: &str) -> PathBuf {

@@ -2,51 +2,41 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use ccd_testkit::{ToolRun, run_tool};
 use serde_json::Value;
 
-/// What one run of `ccd` did.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn ccd<I, S>(args: I) -> Run
+/// One run of `ccd`.
+fn ccd<I, S>(args: I) -> ToolRun
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let out = Command::new(env!("CARGO_BIN_EXE_ccd"))
-        .args(args)
-        .output()
-        .expect("the ccd binary runs");
-    Run {
-        code: out
-            .status
-            .code()
-            .expect("ccd exited, not killed by a signal"),
-        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    }
+    run_tool(env!("CARGO_BIN_EXE_ccd"), args)
 }
 
-impl Run {
+/// What these tests expect of a run.
+trait Expect {
     /// Asserts success and returns stdout.
+    fn ok(self) -> String;
+    /// Asserts success and parses stdout as JSON.
+    fn json(self) -> Value;
+    /// Asserts the error contract: status `code`, nothing on stdout, and
+    /// exactly one stderr line, starting with `error:`; returns that line.
+    fn fails(self, code: i32) -> String;
+}
+
+impl Expect for ToolRun {
     fn ok(self) -> String {
         assert_eq!(self.code, 0, "ccd failed: {}", self.stderr);
         self.stdout
     }
 
-    /// Asserts success and parses stdout as JSON.
     fn json(self) -> Value {
         let out = self.ok();
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
     }
 
-    /// Asserts the error contract: status `code`, nothing on stdout, and
-    /// exactly one stderr line, starting with `error:`; returns that line.
     fn fails(self, code: i32) -> String {
         assert_eq!(
             self.code, code,
@@ -67,10 +57,7 @@ fn fixture(name: &str) -> PathBuf {
     } else {
         "meshes"
     };
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(dir)
-        .join(name);
+    let path = ccd_testkit::fixture(dir).join(name);
     assert!(path.exists(), "missing fixture {}", path.display());
     path
 }

@@ -9,15 +9,10 @@ use std::process::{Command, Output};
 
 use ccd::nalgebra::{Point3, UnitQuaternion, Vector3};
 use ccd_cli::args::{QuatOrder, parse_pose};
+use ccd_testkit::mesh_fixture as fixture;
 use ply_rs_bw::parser::Parser;
 use ply_rs_bw::ply::{DefaultElement, Property};
 use serde_json::Value;
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/meshes")
-        .join(name)
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("collide_export");

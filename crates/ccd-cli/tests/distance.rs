@@ -1,28 +1,17 @@
 //! End-to-end tests of `ccd distance` and `ccd within` on the mesh fixtures: analytic distances, the
 //! `--max-distance` and tolerance answers, JSON output, and one-line errors with a non-zero exit.
 
-use std::path::Path;
-use std::process::Command;
-
+use ccd_testkit::{mesh_fixture, run_tool};
 use serde_json::Value;
 
 /// Runs `ccd` and returns (status, stdout, stderr).
 fn ccd(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ccd"))
-        .args(args)
-        .output()
-        .expect("the ccd binary runs");
-    (
-        out.status.code().expect("ccd exited, not killed"),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
+    let run = run_tool(env!("CARGO_BIN_EXE_ccd"), args);
+    (run.code, run.stdout, run.stderr)
 }
 
 fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/meshes")
-        .join(name);
+    let p = mesh_fixture(name);
     assert!(p.exists(), "missing fixture {}", p.display());
     p.to_string_lossy().into_owned()
 }

@@ -2,21 +2,14 @@
 //! a certified miss, and the one-line error contract for a malformed MOTION.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use ccd_testkit::run_tool;
 use serde_json::Value;
 
 /// Runs `ccd` and returns (status, stdout, stderr).
 fn ccd(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ccd"))
-        .args(args)
-        .output()
-        .expect("the ccd binary runs");
-    (
-        out.status.code().expect("ccd exited, not killed"),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
+    let run = run_tool(env!("CARGO_BIN_EXE_ccd"), args);
+    (run.code, run.stdout, run.stderr)
 }
 
 /// The unit cube fixture (half-extent 0.5, centred at the origin).

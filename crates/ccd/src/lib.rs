@@ -34,9 +34,15 @@ pub use ccd_bv::{
     Aabb, BoundingVolume, BvKind, FitMethod, Limits, MoveRounding, Obb, Pose, RangeError, Real,
     Rss, Sphere, limits, nalgebra,
 };
+/// The eight bytes every `.bvh` file starts with (`ccd-bvh`'s `archive::MAGIC`): tells a saved tree from a mesh
+/// file before opening it.
+pub use ccd_bvh::archive::MAGIC as BVH_MAGIC;
+/// Runs code with the scalar and volume types a runtime ([`ScalarKind`], [`BvKind`]) pair names (for example
+/// the pair of a [`FileInfo`]): the one `match` from runtime kinds to monomorphised code (`ccd-bvh`'s macro).
+pub use ccd_bvh::with_types;
 pub use ccd_bvh::{
-    BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats,
-    replace_file,
+    BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, MAX_LEAF_SIZE,
+    ScalarKind, TreeStats, replace_file,
 };
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
 pub use ccd_query::ccd_motion as motion;

@@ -9,13 +9,7 @@ use ccd::{
     Aabb, BoundingVolume, BuildError, BuildOptions, CollideRequest, CollideResult, Error,
     Hierarchy, MeshData, MeshError, Model, Obb, Real, Sphere,
 };
-use ccd_testkit::icosphere;
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/meshes")
-        .join(name)
-}
+use ccd_testkit::{icosphere, mesh_fixture as fixture};
 
 /// A scratch directory for files written by the tests.
 fn scratch(name: &str) -> PathBuf {

@@ -3,7 +3,6 @@
 //! the brute-force all-pairs exact test, down to the smallest and up to the largest supported scale.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use ccd::{
@@ -11,14 +10,8 @@ use ccd::{
     Pose, Real, Sphere,
 };
 use ccd_query::{ContactPair, collide_brute_force};
-use ccd_testkit::{Mesh, SplitMix64, random_blob, random_rotation};
+use ccd_testkit::{Mesh, SplitMix64, mesh_fixture as fixture, random_blob, random_rotation};
 use proptest::prelude::*;
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/meshes")
-        .join(name)
-}
 
 /// The reproduction file (vertices near 1e120) made the convex hull panic; it is now refused up front.
 #[test]

@@ -22,9 +22,7 @@ pub mod transverse;
 use std::time::{Duration, Instant};
 
 use ::ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
-use ::ccd::{
-    Aabb, BoundingVolume, BuildOptions, CollideRequest, Model, Obb, QueryStats, Real, Rss, Sphere,
-};
+use ::ccd::{BoundingVolume, BuildOptions, CollideRequest, Model, QueryStats, Real, ScalarKind};
 use anyhow::{Context, Result, ensure};
 use ccd_testkit::{Mesh, SplitMix64, random_rotation};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -62,16 +60,12 @@ pub trait BvJob {
 /// Runs `job` with the volume type `bv` in `f32` or `f64` (the one `match`
 /// that turns the runtime choice into monomorphised code).
 pub fn dispatch<J: BvJob>(job: &mut J, bv: BvType, f32: bool) -> Result<J::Output> {
-    match (bv, f32) {
-        (BvType::Sphere, false) => job.run::<f64, Sphere<f64>>(bv),
-        (BvType::Aabb, false) => job.run::<f64, Aabb<f64>>(bv),
-        (BvType::Obb, false) => job.run::<f64, Obb<f64>>(bv),
-        (BvType::Rss, false) => job.run::<f64, Rss<f64>>(bv),
-        (BvType::Sphere, true) => job.run::<f32, Sphere<f32>>(bv),
-        (BvType::Aabb, true) => job.run::<f32, Aabb<f32>>(bv),
-        (BvType::Obb, true) => job.run::<f32, Obb<f32>>(bv),
-        (BvType::Rss, true) => job.run::<f32, Rss<f32>>(bv),
-    }
+    let scalar = if f32 {
+        ScalarKind::F32
+    } else {
+        ScalarKind::F64
+    };
+    ::ccd::with_types!(scalar, bv.kind(), |T, B| job.run::<T, B>(bv))
 }
 
 /// `n` pairs of independent uniform random rotations (one per model) drawn

@@ -3,23 +3,26 @@
 #![allow(dead_code)]
 
 use ccd_bv::nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use ccd_testkit::SplitMix64;
 
-/// SplitMix64: a tiny seeded generator, enough for test inputs.
-pub struct Rng(pub u64);
+/// Test inputs drawn from the test kit's seeded [`SplitMix64`] (the same sequence for a seed), with the
+/// shapes these tests need.
+pub struct Rng(SplitMix64);
 
 impl Rng {
+    /// A generator whose sequence is determined by `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(SplitMix64::new(seed))
+    }
+
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in [0, 1).
     pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.next_f64()
     }
 
     /// Uniform in [lo, hi).

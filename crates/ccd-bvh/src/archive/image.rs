@@ -1,77 +1,15 @@
 //! The archived image: header fields and the three data blocks.
 
-use std::io::{self, Seek, SeekFrom, Write};
-use std::ops::Range;
-
 use ccd_bv::{BoundingVolume, BvKind, FitMethod, Real};
 use rkyv::rancor;
 use rkyv::ser::writer::IoWriter;
+use std::io::{self, Seek, SeekFrom, Write};
 
 use super::cast::node_bytes;
 use super::checksum::{Checksummed, checksum};
+use super::header::{FileInfo, ScalarKind, Sections};
 use super::{BYTE_ORDER_MARK, CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC, PREAMBLE_LEN};
 use crate::{BuildOptions, Bvh, FileError, Hierarchy, MAX_LEAF_SIZE, Node};
-
-/// The scalar type a file was written with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScalarKind {
-    /// `f32` volumes and vertices.
-    F32,
-    /// `f64` volumes and vertices.
-    F64,
-}
-
-impl ScalarKind {
-    /// The kind of `T`.
-    pub fn of<T: Real>() -> Self {
-        if size_of::<T>() == 4 {
-            ScalarKind::F32
-        } else {
-            ScalarKind::F64
-        }
-    }
-
-    /// `"f32"` or `"f64"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ScalarKind::F32 => "f32",
-            ScalarKind::F64 => "f64",
-        }
-    }
-
-    fn code(self) -> u8 {
-        self as u8
-    }
-
-    fn from_code(c: u8) -> Option<Self> {
-        [ScalarKind::F32, ScalarKind::F64]
-            .into_iter()
-            .find(|k| k.code() == c)
-    }
-}
-
-/// What a `.bvh` file holds, read from its header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileInfo {
-    /// Format version of the file.
-    pub version: u32,
-    /// Scalar type of volumes and vertices.
-    pub scalar: ScalarKind,
-    /// Bounding-volume type.
-    pub bv: BvKind,
-    /// Options the tree was built with.
-    pub options: BuildOptions,
-    /// Number of nodes.
-    pub nodes: usize,
-    /// Number of triangles.
-    pub faces: usize,
-    /// Number of vertices.
-    pub vertices: usize,
-    /// Number of levels of the tree.
-    pub depth: usize,
-    /// Size of the file in bytes.
-    pub bytes: usize,
-}
 
 /// The archived part of a file.
 #[derive(rkyv::Archive, rkyv::Serialize)]
@@ -87,15 +25,6 @@ struct Image {
     nodes: Vec<u64>,
     faces: Vec<u64>,
     vertices: Vec<u64>,
-}
-
-/// Where the blocks of a parsed file lie, as byte ranges of the whole file.
-#[derive(Clone, Debug)]
-pub(crate) struct Sections {
-    pub info: FileInfo,
-    pub nodes: Range<usize>,
-    pub faces: Range<usize>,
-    pub vertices: Range<usize>,
 }
 
 fn bv_code(k: BvKind) -> u8 {

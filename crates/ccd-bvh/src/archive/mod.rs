@@ -62,12 +62,14 @@
 mod cast;
 mod checksum;
 mod enclose;
+mod header;
 mod image;
 mod soundness;
 mod verify;
 
-pub use image::{FileInfo, ScalarKind};
-pub(crate) use image::{Sections, ensure_little_endian, parse, write_image};
+pub(crate) use header::Sections;
+pub use header::{FileInfo, ScalarKind};
+pub(crate) use image::{ensure_little_endian, parse, write_image};
 pub(crate) use verify::blocks;
 
 /// The eight bytes every `.bvh` file starts with.

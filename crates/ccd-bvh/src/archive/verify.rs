@@ -5,28 +5,19 @@
 //! the tree, and every volume contains its subtree's triangles
 //! ([`soundness`](super::soundness)).
 
-use ccd_bv::{Aabb, BoundingVolume, BvKind, Obb, Real, Rss, Sphere};
+use ccd_bv::{BoundingVolume, Real};
 use rayon::prelude::*;
 
 use super::cast::{cast_nodes, cast_plain};
 use super::enclose::Enclose;
-use super::image::{FileInfo, ScalarKind, Sections};
+use super::header::{FileInfo, Sections};
 use super::soundness::verify_containment;
 use crate::{Face, FileError, Node};
 
 /// Verifies the blocks of `bytes` for the scalar and volume types recorded
 /// in the header.
 pub(crate) fn verify_any(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
-    match (s.info.scalar, s.info.bv) {
-        (ScalarKind::F32, BvKind::Sphere) => verify::<f32, Sphere<f32>>(bytes, s),
-        (ScalarKind::F32, BvKind::Aabb) => verify::<f32, Aabb<f32>>(bytes, s),
-        (ScalarKind::F32, BvKind::Obb) => verify::<f32, Obb<f32>>(bytes, s),
-        (ScalarKind::F32, BvKind::Rss) => verify::<f32, Rss<f32>>(bytes, s),
-        (ScalarKind::F64, BvKind::Sphere) => verify::<f64, Sphere<f64>>(bytes, s),
-        (ScalarKind::F64, BvKind::Aabb) => verify::<f64, Aabb<f64>>(bytes, s),
-        (ScalarKind::F64, BvKind::Obb) => verify::<f64, Obb<f64>>(bytes, s),
-        (ScalarKind::F64, BvKind::Rss) => verify::<f64, Rss<f64>>(bytes, s),
-    }
+    crate::with_types!(s.info.scalar, s.info.bv, |T, B| verify::<T, B>(bytes, s))
 }
 
 fn corrupt(what: impl Into<String>) -> FileError {

@@ -84,7 +84,7 @@ fn report<'a, H: Hierarchy>(
         version,
         build_time,
         kind: TreeKind {
-            scalar: ccd_bvh::ScalarKind::of::<H::Scalar>(),
+            scalar: ccd::ScalarKind::of::<H::Scalar>(),
             bv: <H::Bv as BoundingVolume<H::Scalar>>::KIND,
         },
         options,

@@ -16,9 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use ccd::io::MeshData;
-use ccd::{Aabb, BoundingVolume, BuildOptions, Bvh, Obb, Real, Rss, Sphere};
-use ccd_bvh::{BvhFile, ScalarKind};
-use ccd_query::ContinuousVolume;
+use ccd::{BoundingVolume, BuildOptions, Bvh, BvhFile, ContinuousVolume, Real};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{TreeArgs, TreeKind};
@@ -38,18 +36,7 @@ pub trait Typed {
 /// Runs `job` with the types `kind` names: the only place where a runtime
 /// kind becomes a type.
 pub fn with_types<J: Typed>(kind: TreeKind, job: J) -> J::Output {
-    use ScalarKind::{F32, F64};
-    use ccd::BvKind::{Aabb as A, Obb as O, Rss as R, Sphere as S};
-    match (kind.scalar, kind.bv) {
-        (F32, S) => job.run::<f32, Sphere<f32>>(),
-        (F32, A) => job.run::<f32, Aabb<f32>>(),
-        (F32, O) => job.run::<f32, Obb<f32>>(),
-        (F32, R) => job.run::<f32, Rss<f32>>(),
-        (F64, S) => job.run::<f64, Sphere<f64>>(),
-        (F64, A) => job.run::<f64, Aabb<f64>>(),
-        (F64, O) => job.run::<f64, Obb<f64>>(),
-        (F64, R) => job.run::<f64, Rss<f64>>(),
-    }
+    ccd::with_types!(kind.scalar, kind.bv, |T, B| job.run::<T, B>())
 }
 
 /// A command-line input: a mesh to build a tree over, or a saved tree.
@@ -93,7 +80,7 @@ impl Input {
         let is_bvh_extension = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("bvh"));
-        let source = if head == ccd_bvh::archive::MAGIC || is_bvh_extension {
+        let source = if head == ccd::BVH_MAGIC || is_bvh_extension {
             Source::Bvh(BvhFile::open(path).map_err(|e| in_file(path, e))?)
         } else {
             Source::Mesh(ccd::io::read_mesh(path).map_err(|e| in_file(path, e))?)

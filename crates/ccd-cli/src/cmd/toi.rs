@@ -3,12 +3,10 @@
 use std::io::Write;
 
 use anyhow::{Result, bail};
+use ccd::ContinuousVolume;
+use ccd::motion::{ConstantRotationTranslation, Interp, Motion, Screw, Static, Translation};
 use ccd::nalgebra::{Point3, Unit, Vector3};
 use ccd::{Feature, Real, ToiBudget, ToiOutcome, ToiRequest, ToiResult};
-use ccd_query::ContinuousVolume;
-use ccd_query::ccd_motion::{
-    ConstantRotationTranslation, Interp, Motion, Screw, Static, Translation,
-};
 use serde_json::json;
 
 use super::{Input, Typed, models, resolve_kind, with_types};
