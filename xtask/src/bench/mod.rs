@@ -8,6 +8,7 @@
 //! descend-largest-diameter, model-space updates, all-contacts collision.
 
 pub mod archive;
+pub mod build;
 pub mod ccd;
 pub mod distance;
 mod distance_path;
