@@ -140,12 +140,24 @@ pub struct BuildFlags {
     /// Builds per mesh (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub repeats: usize,
+    /// Build method: fast (default) or reference (every node's statistics and frame recomputed).
+    #[arg(long, value_enum, default_value_t = MethodFlag::Fast)]
+    pub method: MethodFlag,
     /// Build f32 trees instead of f64.
     #[arg(long)]
     pub f32: bool,
     /// Also write a JSON summary to this path.
     #[arg(long)]
     pub json: Option<PathBuf>,
+}
+
+/// Tree build method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodFlag {
+    /// `BuildMethod::Fast`: statistics per triangle once, hull frames for small nodes only.
+    Fast,
+    /// `BuildMethod::Reference`: every node's statistics and frame recomputed from its triangles.
+    Reference,
 }
 
 /// OBB orientation fit.

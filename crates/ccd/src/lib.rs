@@ -23,8 +23,8 @@ pub use ccd_bv::{
     Rss, Sphere, limits, nalgebra,
 };
 pub use ccd_bvh::{
-    BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, ScalarKind, TreeStats,
-    replace_file,
+    BuildError, BuildMethod, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy,
+    ScalarKind, TreeStats, replace_file,
 };
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
 pub use ccd_query::ccd_motion as motion;

@@ -13,12 +13,12 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use anyhow::Result;
-use ccd::{BuildOptions, FitMethod, Hierarchy, Model, Obb, Real};
+use ccd::{BuildMethod, BuildOptions, FitMethod, Hierarchy, Model, Obb, Real};
 use ccd_testkit::{Mesh, icosphere, latlong};
 use serde_json::json;
 
 use super::Verdict;
-use crate::flags::{BuildFlags, FitFlag};
+use crate::flags::{BuildFlags, FitFlag, MethodFlag};
 use crate::report::{Stamp, write_json};
 use crate::stats::median;
 
@@ -41,12 +41,16 @@ pub fn run(flags: &BuildFlags) -> Result<Verdict> {
             FitFlag::Hull => FitMethod::HullSurface,
             FitFlag::Triangles => FitMethod::TriangleSurface,
         },
+        method: match flags.method {
+            MethodFlag::Fast => BuildMethod::Fast,
+            MethodFlag::Reference => BuildMethod::Reference,
+        },
         ..BuildOptions::default()
     };
     let scalar = if flags.f32 { "f32" } else { "f64" };
     println!(
-        "# bench-build bv=obb scalar={scalar} fit={:?} repeats={} (median and minimum of end-to-end builds)",
-        flags.fit, flags.repeats
+        "# bench-build bv=obb scalar={scalar} method={:?} fit={:?} repeats={} (median and minimum of end-to-end builds)",
+        flags.method, flags.fit, flags.repeats
     );
     println!("# {}", stamp.line());
     let cases: [(&'static str, Mesh, usize); 2] = [
@@ -87,6 +91,7 @@ pub fn run(flags: &BuildFlags) -> Result<Verdict> {
                 "suite": "bench-build",
                 "scalar": scalar,
                 "fit": format!("{:?}", flags.fit),
+                "method": format!("{:?}", flags.method),
                 "tris": per(&|r| json!(r.tris)),
                 "threads": per(&|r| json!(r.threads)),
                 "median_ms": per(&|r| json!(r.median_ms)),
