@@ -76,9 +76,9 @@ pub fn convex_hull(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
     }
 }
 
-/// Most emptied conflict lists a thread keeps between hulls, and the largest
-/// capacity of one it keeps: enough for the many small hulls of a tree
-/// build without holding on to the memory of a large one.
+/// Most emptied conflict lists a thread keeps between hulls, and the most
+/// points of a hull whose buffers are kept: enough for the many small hulls
+/// of a tree build without holding on to the memory of a large one.
 const KEEP_LISTS: usize = 4096;
 const KEEP_CAPACITY: usize = 256;
 
@@ -107,28 +107,30 @@ fn hull_of(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
         failed: Cell::new(false),
     };
     let result = quickhull(&mut h);
-    // Keep the buffers (emptied; a bounded number of small conflict lists:
-    // lists in the pool are only ever added here, under both bounds).
-    let Hull {
-        mut faces,
-        mut pool,
-        scratch,
-        ..
-    } = h;
-    for face in faces.drain(..) {
-        let mut list = face.outside;
-        if list.capacity() <= KEEP_CAPACITY && pool.len() < KEEP_LISTS {
+    // Keep the buffers of a small hull (emptied, with at most `KEEP_LISTS`
+    // conflict lists); a hull of more than `KEEP_CAPACITY` points gives its
+    // memory back. With at most that many points no list outgrows it.
+    if points.len() <= KEEP_CAPACITY {
+        let Hull {
+            mut faces,
+            mut pool,
+            scratch,
+            ..
+        } = h;
+        for face in faces.drain(..) {
+            let mut list = face.outside;
             list.clear();
             pool.push(list);
         }
+        pool.truncate(KEEP_LISTS);
+        BUFFERS.with(|cell| {
+            *cell.borrow_mut() = Buffers {
+                faces,
+                pool,
+                scratch,
+            }
+        });
     }
-    BUFFERS.with(|cell| {
-        *cell.borrow_mut() = Buffers {
-            faces,
-            pool,
-            scratch,
-        }
-    });
     result
 }
 
