@@ -40,6 +40,9 @@ pub enum Command {
     /// unchecked open, and the first query after opening, for OBB trees of a
     /// large icosphere in f32 and f64.
     BenchArchive(ArchiveFlags),
+    /// Build time of OBB trees: the 40,000-triangle lat/long sphere on one thread and the 327,680-triangle
+    /// icosphere on two (medians of end-to-end builds, node count, tree fingerprint).
+    BenchBuild(BuildFlags),
     /// Continuous collision: time of impact on the test scenes of Jørgensen 2006 and on moving 1,280-triangle
     /// spheres (approach, spinning approach, shell tunnelling, concentric spin), against analytic times
     /// and dense discrete sampling; false negatives, false positives, time per query.
@@ -196,6 +199,39 @@ pub struct ArchiveFlags {
     /// Also write a JSON summary to this path.
     #[arg(long)]
     pub json: Option<PathBuf>,
+}
+
+/// Flags of `bench-build`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Defaults: hull-surface OBB fit, f64, 5 builds per mesh (median and minimum).\n\n\
+Example:\n  cargo xtask bench-build --repeats 9 --json bench-out/build.json"
+)]
+pub struct BuildFlags {
+    /// OBB orientation fit: convex-hull surface (default) or triangles.
+    #[arg(long, value_enum, default_value_t = FitFlag::Hull)]
+    pub fit: FitFlag,
+    /// Builds per mesh (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub repeats: usize,
+    /// Build method: fast (default) or reference (every node's statistics and frame recomputed).
+    #[arg(long, value_enum, default_value_t = MethodFlag::Fast)]
+    pub method: MethodFlag,
+    /// Build f32 trees instead of f64.
+    #[arg(long)]
+    pub f32: bool,
+    /// Also write a JSON summary to this path.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+/// Tree build method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodFlag {
+    /// `BuildMethod::Fast`: statistics per triangle once, hull frames for small nodes only.
+    Fast,
+    /// `BuildMethod::Reference`: every node's statistics and frame recomputed from its triangles.
+    Reference,
 }
 
 /// OBB orientation fit.

@@ -7,6 +7,8 @@
 //!   density (Figs. 5.21–5.23);
 //! - `cargo xtask bench-archive`: build, save, validated and unchecked
 //!   memory-mapped open, and first-query latency of `.bvh` files;
+//! - `cargo xtask bench-build`: build time of OBB trees (40,000 triangles on
+//!   one thread, 327,680 on two);
 //! - `cargo xtask bench-ccd`: continuous collision (time of impact) against
 //!   analytic oracles and dense discrete sampling;
 //! - `cargo xtask bench-distance`: distance and tolerance queries in parallel
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::BenchProximity(flags) => bench::proximity::run(&flags),
         Command::BenchTransverse(flags) => bench::transverse::run(&flags),
         Command::BenchArchive(flags) => bench::archive::run(&flags),
+        Command::BenchBuild(flags) => bench::build::run(&flags),
         Command::BenchCcd(flags) => bench::ccd::run(&flags),
         Command::BenchDistance(flags) => bench::distance::run(&flags),
         Command::Tidy => tidy::run(),

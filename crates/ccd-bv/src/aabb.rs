@@ -4,7 +4,7 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::Vector3;
 
 use crate::{
-    BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
+    BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
 };
 
 /// An axis-aligned box `{x : |x_i − c_i| ≤ h_i}` (closed) in its model frame.
@@ -52,6 +52,16 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
     /// in [`fit`]; `method` is ignored.
     fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], _method: FitMethod) -> Self {
         fit::fit_aabb(vertices, faces)
+    }
+
+    /// As [`fit`](BoundingVolume::fit) on the given vertices (no frame to choose).
+    fn fit_shared(
+        vertices: &[[T; 3]],
+        _faces: &[[u32; 3]],
+        ids: &[u32],
+        _frame: &FitFrame,
+    ) -> Self {
+        fit::fit_aabb_of(vertices, ids)
     }
 
     /// The wrap of the moved box ([`Aabb::wrap`]): contains the moved box,

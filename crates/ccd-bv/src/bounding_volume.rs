@@ -44,6 +44,20 @@ pub enum FitMethod {
     TriangleSurface,
 }
 
+/// How [`BoundingVolume::fit_shared`] orients a volume that has axes (OBBs
+/// and RSSs; spheres and AABBs ignore it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FitFrame {
+    /// Choose the axes as [`BoundingVolume::fit`] does with this method.
+    Method(FitMethod),
+    /// Use these axes (columns of a rotation, orthonormal and right-handed
+    /// to `f64` round-off, e.g. from [`principal_axes`](crate::fit::principal_axes)),
+    /// sorted by descending spread; a tree builder passes the principal axes
+    /// of the triangle covariance it already computed for its split rule.
+    /// Containment does not depend on them; only the volume's tightness does.
+    Axes(nalgebra::Matrix3<f64>),
+}
+
 /// A convex bounding volume usable as a tree node.
 ///
 /// # Contract for implementers
@@ -70,6 +84,25 @@ pub trait BoundingVolume<T: Real>:
     /// May panic if `faces` is empty or an index is out of range; the tree
     /// builder validates its input before fitting.
     fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMethod) -> Self;
+
+    /// [`fit`](Self::fit) with work a tree builder shares across nodes:
+    /// `ids` are the distinct vertex indices used by `faces` (each once, in
+    /// any order), and `frame` says how an oriented volume picks its axes.
+    /// The containment guarantee is that of `fit`, for any `frame`; with
+    /// `FitFrame::Method(m)` and `ids` sorted ascending the result equals
+    /// `fit(vertices, faces, m)` bit for bit. The default ignores `ids` and
+    /// fits with the frame's method (triangle surface for given axes).
+    ///
+    /// # Panics
+    /// As [`fit`](Self::fit); results are unspecified (but still contain
+    /// `faces`' vertices listed in `ids`) if `ids` misses a vertex of `faces`.
+    fn fit_shared(vertices: &[[T; 3]], faces: &[[u32; 3]], ids: &[u32], frame: &FitFrame) -> Self {
+        let _ = ids;
+        match frame {
+            FitFrame::Method(m) => Self::fit(vertices, faces, *m),
+            FitFrame::Axes(_) => Self::fit(vertices, faces, FitMethod::TriangleSurface),
+        }
+    }
 
     /// This volume moved by `pose` (exact for spheres and OBBs; an AABB is
     /// wrapped by the axis-aligned box of its rotated self, Gottschalk §2.3.2).

@@ -33,7 +33,7 @@ pub mod sat;
 mod sphere;
 
 pub use aabb::Aabb;
-pub use bounding_volume::{BoundingVolume, BvKind, FitMethod};
+pub use bounding_volume::{BoundingVolume, BvKind, FitFrame, FitMethod};
 pub use ccd_interval::{Limits, RangeError, Real, limits};
 pub use lower_bound::MoveRounding;
 pub use obb::Obb;

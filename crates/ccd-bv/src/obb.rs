@@ -5,7 +5,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use crate::sat::{self, Lanes};
 use crate::{
-    BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
+    BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
 };
 
 /// An oriented box `{c + Σ_j s_j·h_j·axis_j : s_j ∈ [−1, 1]}` (closed).
@@ -79,6 +79,11 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     /// `T` as described in [`fit`].
     fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMethod) -> Self {
         fit::fit_obb(vertices, faces, method)
+    }
+
+    /// As [`fit`](BoundingVolume::fit) on the given vertices, with the given axes or the method's.
+    fn fit_shared(vertices: &[[T; 3]], faces: &[[u32; 3]], ids: &[u32], frame: &FitFrame) -> Self {
+        fit::fit_obb_shared(vertices, faces, ids, frame)
     }
 
     /// Exact up to round-off: axes `R·axes`, centre `R·c + t`, same extents.

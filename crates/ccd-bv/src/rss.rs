@@ -5,7 +5,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use crate::lower_bound::{MoveRounding, rss_lower_bound, rss_lower_bound_local};
 use crate::rect::Placed;
-use crate::{BoundingVolume, BvKind, FitMethod, Pose, Real, fit};
+use crate::{BoundingVolume, BvKind, FitFrame, FitMethod, Pose, Real, fit};
 
 /// A rectangle swept sphere (RSS): the points within `radius` of the rectangle
 /// `{center + s₀·axis₀ + s₁·axis₁ : |s_j| ≤ half_j}` (closed), the distance volume of PQP.
@@ -73,6 +73,11 @@ impl<T: Real> BoundingVolume<T> for Rss<T> {
     /// [`fit`] (the radius is raised until every vertex passes `contains_point`, then padded).
     fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], method: FitMethod) -> Self {
         fit::fit_rss(vertices, faces, method)
+    }
+
+    /// As [`fit`](BoundingVolume::fit) on the given vertices, with the given axes or the method's.
+    fn fit_shared(vertices: &[[T; 3]], faces: &[[u32; 3]], ids: &[u32], frame: &FitFrame) -> Self {
+        fit::fit_rss_shared(vertices, faces, ids, frame)
     }
 
     /// Exact up to round-off: axes `R·axes`, centre `R·c + t`, same half-lengths and radius.

@@ -3,7 +3,9 @@
 use bytemuck::{Pod, Zeroable};
 use nalgebra::Vector3;
 
-use crate::{BoundingVolume, BvKind, FitMethod, MoveRounding, Pose, Real, fit, lower_bound};
+use crate::{
+    BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, fit, lower_bound,
+};
 
 /// A ball `{x : ‖x − c‖ ≤ r}` (closed).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,6 +56,11 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
     /// conservative in `T` as described in [`fit`]. `method` is ignored.
     fn fit(vertices: &[[T; 3]], faces: &[[u32; 3]], _method: FitMethod) -> Self {
         fit::fit_sphere(vertices, faces)
+    }
+
+    /// As [`fit`](BoundingVolume::fit) on the given vertices (no frame to choose).
+    fn fit_shared(vertices: &[[T; 3]], faces: &[[u32; 3]], ids: &[u32], _frame: &FitFrame) -> Self {
+        fit::fit_sphere_of(vertices, faces, ids)
     }
 
     /// Exact up to round-off: centre `R·c + t`, same radius.

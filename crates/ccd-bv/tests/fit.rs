@@ -5,7 +5,7 @@ mod common;
 
 use ccd_bv::fit::obb_axes;
 use ccd_bv::nalgebra::{Matrix3, Vector3};
-use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
+use ccd_bv::{Aabb, BoundingVolume, FitFrame, FitMethod, Obb, Real, Rss, Sphere};
 use common::{Rng, arr};
 
 const METHODS: [FitMethod; 2] = [FitMethod::HullSurface, FitMethod::TriangleSurface];
@@ -56,6 +56,73 @@ fn containment<T: Real>(seed: u64) {
             assert_contains(&Sphere::fit(&v, &f, FitMethod::default()), &v, &f);
         }
     }
+}
+
+/// The distinct vertices of `f`, sorted (what `fit` uses) or in order of
+/// first appearance (what the tree builder passes).
+fn distinct(f: &[[u32; 3]], sorted: bool) -> Vec<u32> {
+    let mut ids: Vec<u32> = Vec::new();
+    for &v in f.iter().flatten() {
+        if !ids.contains(&v) {
+            ids.push(v);
+        }
+    }
+    if sorted {
+        ids.sort_unstable();
+    }
+    ids
+}
+
+/// `fit_shared` with a method and sorted vertices is `fit` bit for bit; with
+/// the vertices in another order or with any given axes it still contains
+/// every vertex as evaluated in `T`.
+fn shared_fits<T: Real>(seed: u64) {
+    let mut rng = Rng(seed);
+    for n in [1, 2, 3, 10, 50] {
+        for _ in 0..20 {
+            let (mut v, mut f) = soup::<T>(&mut rng, n);
+            // Shared vertices, so first-appearance order differs from sorted order.
+            if n > 2 {
+                f[1][0] = f[0][2];
+                f[2] = [f[2][2], f[0][1], f[2][0]];
+            }
+            v.push(v[0]);
+            let (sorted, appearance) = (distinct(&f, true), distinct(&f, false));
+            for m in METHODS {
+                let frame = FitFrame::Method(m);
+                assert_eq!(
+                    Obb::fit_shared(&v, &f, &sorted, &frame),
+                    Obb::fit(&v, &f, m)
+                );
+                assert_eq!(
+                    Rss::fit_shared(&v, &f, &sorted, &frame),
+                    Rss::fit(&v, &f, m)
+                );
+                assert_contains(&Obb::fit_shared(&v, &f, &appearance, &frame), &v, &f);
+                assert_contains(&Rss::fit_shared(&v, &f, &appearance, &frame), &v, &f);
+            }
+            let frame = FitFrame::Axes(rng.rotation());
+            assert_contains(&Obb::fit_shared(&v, &f, &appearance, &frame), &v, &f);
+            assert_contains(&Rss::fit_shared(&v, &f, &appearance, &frame), &v, &f);
+            let m = FitMethod::default();
+            assert_eq!(
+                Aabb::fit_shared(&v, &f, &sorted, &frame),
+                Aabb::fit(&v, &f, m)
+            );
+            assert_eq!(
+                Sphere::fit_shared(&v, &f, &sorted, &frame),
+                Sphere::fit(&v, &f, m)
+            );
+            assert_contains(&Sphere::fit_shared(&v, &f, &appearance, &frame), &v, &f);
+            assert_contains(&Aabb::fit_shared(&v, &f, &appearance, &frame), &v, &f);
+        }
+    }
+}
+
+#[test]
+fn shared_fits_match_fit_and_contain_their_vertices() {
+    shared_fits::<f64>(41);
+    shared_fits::<f32>(42);
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
 use ccd_bvh::archive::{CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC, payload_checksum};
-use ccd_bvh::{BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, ScalarKind};
-use ccd_testkit::{Mesh, SplitMix64, icosphere, random_soup};
+use ccd_bvh::{BuildMethod, BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, ScalarKind};
+use ccd_testkit::{Mesh, SplitMix64, icosphere, latlong, random_soup, sprinkle_degenerate};
 
 /// Bytes copied to a 16-byte-aligned buffer, as a mapped file would be.
 struct Aligned(Vec<u128>, usize);
@@ -66,11 +66,15 @@ fn round_trip<T: Real, B: BoundingVolume<T> + PartialEq>(mesh: &Mesh, options: &
 #[test]
 fn every_type_round_trips_through_bytes() {
     let mesh = icosphere(2, 1.5);
-    for leaf_size in [1, 5] {
+    for (leaf_size, method) in [1, 5]
+        .into_iter()
+        .flat_map(|l| [BuildMethod::Fast, BuildMethod::Reference].map(|m| (l, m)))
+    {
         for fit in [FitMethod::HullSurface, FitMethod::TriangleSurface] {
             let o = BuildOptions {
                 leaf_size,
                 fit,
+                method,
                 ..BuildOptions::default()
             };
             round_trip::<f32, Obb<f32>>(&mesh, &o);
@@ -81,6 +85,49 @@ fn every_type_round_trips_through_bytes() {
             round_trip::<f64, Sphere<f64>>(&mesh, &o);
             round_trip::<f32, Rss<f32>>(&mesh, &o);
             round_trip::<f64, Rss<f64>>(&mesh, &o);
+        }
+    }
+}
+
+/// Trees of the default (fast) build pass the containment proof of a
+/// validated open on meshes that exercise every frame rule: curved (hull and
+/// covariance frames), with degenerate triangles, flat (planar frames), and
+/// scaled far outside the unscaled statistics window.
+#[test]
+fn fast_trees_pass_the_containment_proof() {
+    let mut rng = SplitMix64::new(5);
+    let mut degenerate = latlong(12, 20, 1.0);
+    sprinkle_degenerate(&mut degenerate, &mut rng, 30);
+    let flat = Mesh {
+        vertices: (0..64)
+            .map(|i| [f64::from(i % 8) * 0.3, f64::from(i / 8) * 0.2, 0.5])
+            .collect(),
+        triangles: (0..49u32)
+            .flat_map(|c| {
+                let (x, y) = (c % 7, c / 7);
+                let v = y * 8 + x;
+                [[v, v + 1, v + 9], [v, v + 9, v + 8]]
+            })
+            .collect(),
+    };
+    let soup = random_soup(&mut rng, 300, 2.0, 0.7);
+    for mesh in [icosphere(3, 1.0), degenerate, flat, soup] {
+        for fit in [FitMethod::HullSurface, FitMethod::TriangleSurface] {
+            for leaf_size in [1, 4] {
+                let o = BuildOptions {
+                    leaf_size,
+                    fit,
+                    ..BuildOptions::default()
+                };
+                round_trip::<f32, Obb<f32>>(&mesh, &o);
+                round_trip::<f64, Obb<f64>>(&mesh, &o);
+                round_trip::<f32, Rss<f32>>(&mesh, &o);
+                round_trip::<f64, Aabb<f64>>(&mesh, &o);
+                round_trip::<f32, Sphere<f32>>(&mesh, &o);
+                for scale in [1e-30, 1e30] {
+                    round_trip::<f64, Obb<f64>>(&mesh.clone().scaled(scale), &o);
+                }
+            }
         }
     }
 }

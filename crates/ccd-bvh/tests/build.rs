@@ -1,8 +1,11 @@
 //! Structural invariants of built trees (Gottschalk 2000, §3.1 and §7.2).
 
-use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Sphere};
-use ccd_bvh::{BuildError, BuildOptions, Bvh, Hierarchy, NodeKind};
-use ccd_testkit::{Mesh, SplitMix64, icosphere, latlong, random_soup};
+use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
+use ccd_bvh::{BuildError, BuildMethod, BuildOptions, Bvh, Hierarchy, NodeKind};
+use ccd_testkit::{Mesh, SplitMix64, icosphere, latlong, random_soup, sprinkle_degenerate};
+
+/// Both build methods, the default first.
+const METHODS: [BuildMethod; 2] = [BuildMethod::Fast, BuildMethod::Reference];
 use proptest::prelude::*;
 
 fn convert<T: Real>(mesh: &Mesh) -> Vec<[T; 3]> {
@@ -94,22 +97,27 @@ fn build_and_check<T: Real, B: BoundingVolume<T>>(
 fn sphere_meshes_satisfy_invariants_for_every_volume_and_scalar() {
     let meshes = [icosphere(2, 1.0), latlong(9, 18, 2.0)];
     for mesh in &meshes {
-        for leaf_size in [1, 3, 16] {
-            for fit in [FitMethod::HullSurface, FitMethod::TriangleSurface] {
+        for method in METHODS {
+            for leaf_size in [1, 3, 16] {
+                for fit in [FitMethod::HullSurface, FitMethod::TriangleSurface] {
+                    let o = BuildOptions {
+                        leaf_size,
+                        fit,
+                        method,
+                        ..BuildOptions::default()
+                    };
+                    build_and_check::<f64, Obb<f64>>(mesh, &o);
+                    build_and_check::<f32, Obb<f32>>(mesh, &o);
+                    build_and_check::<f64, Rss<f64>>(mesh, &o);
+                }
                 let o = BuildOptions {
                     leaf_size,
-                    fit,
+                    method,
                     ..BuildOptions::default()
                 };
-                build_and_check::<f64, Obb<f64>>(mesh, &o);
-                build_and_check::<f32, Obb<f32>>(mesh, &o);
+                build_and_check::<f64, Aabb<f64>>(mesh, &o);
+                build_and_check::<f32, Sphere<f32>>(mesh, &o);
             }
-            let o = BuildOptions {
-                leaf_size,
-                ..BuildOptions::default()
-            };
-            build_and_check::<f64, Aabb<f64>>(mesh, &o);
-            build_and_check::<f32, Sphere<f32>>(mesh, &o);
         }
     }
 }
@@ -117,18 +125,58 @@ fn sphere_meshes_satisfy_invariants_for_every_volume_and_scalar() {
 #[test]
 fn parallel_build_equals_sequential_build() {
     let mesh = icosphere(4, 1.0);
-    let seq = BuildOptions {
-        parallel_threshold: usize::MAX,
+    for method in METHODS {
+        let seq = BuildOptions {
+            parallel_threshold: usize::MAX,
+            method,
+            ..BuildOptions::default()
+        };
+        let par = BuildOptions {
+            parallel_threshold: 16,
+            method,
+            ..BuildOptions::default()
+        };
+        let a = build_and_check::<f64, Obb<f64>>(&mesh, &seq);
+        let b = build_and_check::<f64, Obb<f64>>(&mesh, &par);
+        assert_eq!(a.nodes(), b.nodes());
+        assert_eq!(a.faces(), b.faces());
+    }
+}
+
+/// The same input gives the same tree whatever the number of threads (and
+/// whichever thread's vertex marks a node uses), and again when rebuilt in
+/// the same pools (marks left over from an earlier build).
+#[test]
+fn build_is_independent_of_thread_count() {
+    let mut rng = SplitMix64::new(13);
+    let mut mesh = latlong(17, 30, 1.0);
+    sprinkle_degenerate(&mut mesh, &mut rng, 40);
+    let o = BuildOptions {
+        parallel_threshold: 8,
         ..BuildOptions::default()
     };
-    let par = BuildOptions {
-        parallel_threshold: 16,
-        ..BuildOptions::default()
+    let build = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let vertices = convert::<f64>(&mesh);
+        pool.install(|| {
+            (0..2)
+                .map(|_| {
+                    Bvh::<f64, Obb<f64>>::build(vertices.clone(), &mesh.triangles, &o).unwrap()
+                })
+                .collect::<Vec<_>>()
+        })
     };
-    let a = build_and_check::<f64, Obb<f64>>(&mesh, &seq);
-    let b = build_and_check::<f64, Obb<f64>>(&mesh, &par);
-    assert_eq!(a.nodes(), b.nodes());
-    assert_eq!(a.faces(), b.faces());
+    let one = build(1);
+    check_tree(&one[0], &convert::<f64>(&mesh), &mesh.triangles);
+    for threads in [1, 2, 3, 4] {
+        for bvh in build(threads) {
+            assert_eq!(bvh.nodes(), one[0].nodes(), "{threads} threads");
+            assert_eq!(bvh.faces(), one[0].faces(), "{threads} threads");
+        }
+    }
 }
 
 #[test]
@@ -216,9 +264,25 @@ fn bad_input_is_a_typed_error() {
     }
 }
 
+/// The reference method's tree: unchanged from earlier versions (this
+/// snapshot predates the fast method).
 #[test]
 fn small_tree_structure_snapshot() {
-    let bvh = build_and_check::<f64, Obb<f64>>(&icosphere(1, 1.0), &BuildOptions::default());
+    snapshot(BuildMethod::Reference);
+}
+
+/// The default method's tree.
+#[test]
+fn small_fast_tree_structure_snapshot() {
+    snapshot(BuildMethod::Fast);
+}
+
+fn snapshot(method: BuildMethod) {
+    let o = BuildOptions {
+        method,
+        ..BuildOptions::default()
+    };
+    let bvh = build_and_check::<f64, Obb<f64>>(&icosphere(1, 1.0), &o);
     let depths = bvh.node_depths();
     let mut text = format!("{:?}\n", bvh.stats());
     for (i, n) in bvh.nodes().iter().enumerate() {
@@ -238,18 +302,26 @@ fn small_tree_structure_snapshot() {
             bvh.face_range(i)
         );
     }
-    insta::assert_snapshot!(text);
+    match method {
+        BuildMethod::Reference => insta::assert_snapshot!("small_tree_structure_snapshot", text),
+        BuildMethod::Fast => insta::assert_snapshot!("small_fast_tree_structure_snapshot", text),
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
     fn random_soups_satisfy_invariants(seed in any::<u64>(), n in 1usize..120, leaf_size in 1u32..=16) {
-        let mesh = random_soup(&mut SplitMix64::new(seed), n, 2.0, 0.7);
-        let o = BuildOptions { leaf_size, ..BuildOptions::default() };
-        build_and_check::<f64, Obb<f64>>(&mesh, &o);
-        build_and_check::<f32, Obb<f32>>(&mesh, &o);
-        build_and_check::<f64, Aabb<f64>>(&mesh, &o);
-        build_and_check::<f64, Sphere<f64>>(&mesh, &o);
+        let mut rng = SplitMix64::new(seed);
+        let mut mesh = random_soup(&mut rng, n, 2.0, 0.7);
+        sprinkle_degenerate(&mut mesh, &mut rng, n / 8);
+        for method in METHODS {
+            let o = BuildOptions { leaf_size, method, ..BuildOptions::default() };
+            build_and_check::<f64, Obb<f64>>(&mesh, &o);
+            build_and_check::<f32, Obb<f32>>(&mesh, &o);
+            build_and_check::<f64, Aabb<f64>>(&mesh, &o);
+            build_and_check::<f64, Sphere<f64>>(&mesh, &o);
+            build_and_check::<f32, Rss<f32>>(&mesh, &o);
+        }
     }
 }

@@ -41,7 +41,7 @@ pub use ccd_bvh::archive::MAGIC as BVH_MAGIC;
 /// the pair of a [`FileInfo`]): the one `match` from runtime kinds to monomorphised code (`ccd-bvh`'s macro).
 pub use ccd_bvh::with_types;
 pub use ccd_bvh::{
-    BuildError, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, MAX_LEAF_SIZE,
+    BuildError, BuildMethod, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, MAX_LEAF_SIZE,
     ScalarKind, TreeStats, replace_file,
 };
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).

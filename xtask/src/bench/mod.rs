@@ -9,6 +9,7 @@
 
 mod all_pairs;
 pub mod archive;
+pub mod build;
 pub mod ccd;
 pub mod distance;
 mod distance_path;

@@ -6,7 +6,7 @@ use super::covariance::{to_f64, triangle_moments};
 use super::frame::{axes_scaled, vertex_exponent};
 use super::scale::scaled;
 use super::{distinct_vertices, principal_axes};
-use crate::{Aabb, FitMethod, Obb, Real, Sphere};
+use crate::{Aabb, FitFrame, FitMethod, Obb, Real, Sphere};
 use ccd_interval::pow2::ldexp;
 
 /// Padding, in units of `T::EPSILON·(‖centre‖∞ + largest extent)`, added
@@ -33,9 +33,23 @@ pub(crate) fn fit_obb<T: Real>(
     method: FitMethod,
 ) -> Obb<T> {
     let ids = distinct_vertices(faces);
-    let k = vertex_exponent(vertices, &ids);
-    let axes = axes_scaled(vertices, faces, &ids, k, method);
-    obb_with_axes(vertices, &ids, &axes, k)
+    fit_obb_shared(vertices, faces, &ids, &FitFrame::Method(method))
+}
+
+/// The OBB of `faces`, whose distinct vertices are `ids`, oriented by
+/// `frame` ([`BoundingVolume::fit_shared`](crate::BoundingVolume::fit_shared)).
+pub(crate) fn fit_obb_shared<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+    ids: &[u32],
+    frame: &FitFrame,
+) -> Obb<T> {
+    let k = vertex_exponent(vertices, ids);
+    let axes = match frame {
+        FitFrame::Method(method) => axes_scaled(vertices, faces, ids, k, *method),
+        FitFrame::Axes(axes) => *axes,
+    };
+    obb_with_axes(vertices, ids, &axes, k)
 }
 
 /// The OBB with the given orthonormal axes (columns) around the vertices
@@ -72,10 +86,14 @@ fn obb_with_axes<T: Real>(vertices: &[[T; 3]], ids: &[u32], axes: &Matrix3<f64>,
 
 /// The AABB of `faces` (module docs of [`super`]).
 pub(crate) fn fit_aabb<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Aabb<T> {
-    let ids = distinct_vertices(faces);
+    fit_aabb_of(vertices, &distinct_vertices(faces))
+}
+
+/// The AABB of the vertices `ids` (non-empty).
+pub(crate) fn fit_aabb_of<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> Aabb<T> {
     let first = vertices[ids[0] as usize];
     let (mut lo, mut hi) = (first, first);
-    for &i in &ids {
+    for &i in ids {
         let v = &vertices[i as usize];
         for k in 0..3 {
             lo[k] = lo[k].min(v[k]);
@@ -92,7 +110,7 @@ pub(crate) fn fit_aabb<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Aabb
         }),
         half: std::array::from_fn(|k| finite_or((hi[k] - lo[k]) / two, hi[k] / two - lo[k] / two)),
     };
-    for &i in &ids {
+    for &i in ids {
         let v = vertices[i as usize];
         for ((h, x), c) in aabb.half.iter_mut().zip(v).zip(aabb.center) {
             *h = h.max((x - c).abs());
@@ -109,8 +127,16 @@ pub(crate) fn fit_aabb<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Aabb
 /// centre of its smallest enclosing ball (chosen on vertices scaled by
 /// `2^k`, see [`super`]).
 pub(crate) fn fit_sphere<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]]) -> Sphere<T> {
-    let ids = distinct_vertices(faces);
-    let k = vertex_exponent(vertices, &ids);
+    fit_sphere_of(vertices, faces, &distinct_vertices(faces))
+}
+
+/// [`fit_sphere`] of `faces`, whose distinct vertices are `ids`.
+pub(crate) fn fit_sphere_of<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+    ids: &[u32],
+) -> Sphere<T> {
+    let k = vertex_exponent(vertices, ids);
     let at = |i: u32| scaled(&to_f64(&vertices[i as usize]), k);
     let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| at(i)).collect();
     let axes = principal_axes(&triangle_moments(faces, at).1);

@@ -76,17 +76,68 @@ pub fn convex_hull(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
     }
 }
 
+/// Most emptied conflict lists a thread keeps between hulls, and the most
+/// points of a hull whose buffers are kept: enough for the many small hulls
+/// of a tree build without holding on to the memory of a large one.
+const KEEP_LISTS: usize = 4096;
+const KEEP_CAPACITY: usize = 256;
+
+/// Buffers of [`Hull`] kept per thread between calls, so that the small
+/// hulls of a tree build allocate little.
+#[derive(Default)]
+struct Buffers {
+    faces: Vec<Face>,
+    pool: Vec<Vec<u32>>,
+    scratch: Scratch,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+}
+
 /// Quickhull on points whose coordinates are below 1 in magnitude; `None`
 /// for no volume or (defensively) any inconsistency of the structure.
 fn hull_of(points: &[Vector3<f64>]) -> Option<Vec<[u32; 3]>> {
-    let [v0, v1, v2, v3] = initial_simplex(points)?;
+    let mut b = BUFFERS.with(|b| b.take());
     let mut h = Hull {
         pts: points,
-        faces: Vec::new(),
-        pool: Vec::new(),
-        scratch: Scratch::default(),
+        faces: std::mem::take(&mut b.faces),
+        pool: std::mem::take(&mut b.pool),
+        scratch: std::mem::take(&mut b.scratch),
         failed: Cell::new(false),
     };
+    let result = quickhull(&mut h);
+    // Keep the buffers of a small hull (emptied, with at most `KEEP_LISTS`
+    // conflict lists); a hull of more than `KEEP_CAPACITY` points gives its
+    // memory back. With at most that many points no list outgrows it.
+    if points.len() <= KEEP_CAPACITY {
+        let Hull {
+            mut faces,
+            mut pool,
+            scratch,
+            ..
+        } = h;
+        for face in faces.drain(..) {
+            let mut list = face.outside;
+            list.clear();
+            pool.push(list);
+        }
+        pool.truncate(KEEP_LISTS);
+        BUFFERS.with(|cell| {
+            *cell.borrow_mut() = Buffers {
+                faces,
+                pool,
+                scratch,
+            }
+        });
+    }
+    result
+}
+
+/// [`hull_of`] on the state `h` (empty buffers).
+fn quickhull(h: &mut Hull<'_>) -> Option<Vec<[u32; 3]>> {
+    let points = h.pts;
+    let [v0, v1, v2, v3] = initial_simplex(points)?;
     for v in [[v0, v1, v2], [v0, v3, v1], [v1, v3, v2], [v2, v3, v0]] {
         h.new_face(v);
     }

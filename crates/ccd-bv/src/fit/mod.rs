@@ -47,9 +47,12 @@ mod scale;
 pub use covariance::{point_covariance, principal_axes, triangle_covariance};
 pub use frame::obb_axes;
 pub use hull::convex_hull;
+pub use scale::{scaled_vertex, statistics_exponent};
 
-pub(crate) use bounds::{fit_aabb, fit_obb, fit_sphere};
-pub(crate) use rss::fit_rss;
+pub(crate) use bounds::{
+    fit_aabb, fit_aabb_of, fit_obb, fit_obb_shared, fit_sphere, fit_sphere_of,
+};
+pub(crate) use rss::{fit_rss, fit_rss_shared};
 
 /// The distinct vertex indices used by `faces`, sorted.
 pub(crate) fn distinct_vertices(faces: &[[u32; 3]]) -> Vec<u32> {

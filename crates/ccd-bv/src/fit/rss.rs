@@ -8,7 +8,7 @@ use super::covariance::to_f64;
 use super::distinct_vertices;
 use super::frame::{axes_scaled, vertex_exponent};
 use super::scale::scaled;
-use crate::{FitMethod, Real, Rss};
+use crate::{FitFrame, FitMethod, Real, Rss};
 use ccd_interval::pow2::ldexp;
 
 /// The RSS of `faces` (see [`Rss`]'s `fit`).
@@ -29,8 +29,22 @@ pub(crate) fn fit_rss<T: Real>(
     method: FitMethod,
 ) -> Rss<T> {
     let ids = distinct_vertices(faces);
-    let k = vertex_exponent(vertices, &ids);
-    let axes = axes_scaled(vertices, faces, &ids, k, method);
+    fit_rss_shared(vertices, faces, &ids, &FitFrame::Method(method))
+}
+
+/// The RSS of `faces`, whose distinct vertices are `ids`, oriented by
+/// `frame` ([`BoundingVolume::fit_shared`](crate::BoundingVolume::fit_shared)).
+pub(crate) fn fit_rss_shared<T: Real>(
+    vertices: &[[T; 3]],
+    faces: &[[u32; 3]],
+    ids: &[u32],
+    frame: &FitFrame,
+) -> Rss<T> {
+    let k = vertex_exponent(vertices, ids);
+    let axes = match frame {
+        FitFrame::Method(method) => axes_scaled(vertices, faces, ids, k, *method),
+        FitFrame::Axes(axes) => *axes,
+    };
     let at = axes.transpose();
     let pts: Vec<Vector3<f64>> = ids
         .iter()

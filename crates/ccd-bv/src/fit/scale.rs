@@ -35,6 +35,21 @@ pub(crate) fn stats_exponent(m: f64) -> i32 {
     if inside { 0 } else { unit_exponent(m) }
 }
 
+/// The exponent `k` the fits' statistics use for a whole vertex array
+/// (0 while its largest coordinate magnitude lies in `[2^-128, 2^128]`),
+/// and the vertices widened to `f64` and scaled by `2^k` are then
+/// [`scaled_vertex`]: a tree builder computes statistics of any subset on
+/// these without overflow, as the fits do on their own subsets.
+pub fn statistics_exponent<T: crate::Real>(vertices: &[[T; 3]]) -> i32 {
+    stats_exponent(max_abs(vertices.iter().map(super::covariance::to_f64)))
+}
+
+/// Vertex `p` widened to `f64` (exactly) and scaled by `2^k` (see
+/// [`statistics_exponent`]).
+pub fn scaled_vertex<T: crate::Real>(p: &[T; 3], k: i32) -> Vector3<f64> {
+    scaled(&super::covariance::to_f64(p), k)
+}
+
 /// The largest coordinate magnitude of `points` (0 for none; NaN is
 /// skipped, an infinity returned).
 pub(crate) fn max_abs(points: impl Iterator<Item = Vector3<f64>>) -> f64 {

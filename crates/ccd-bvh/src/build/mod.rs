@@ -1,10 +1,13 @@
 //! Top-down construction ("fit and split", Gottschalk §3.1) into the flat
 //! node / face / vertex arrays of FPQ (§7.2).
 
+mod fast;
+mod moments;
 mod options;
 mod partition;
 
-pub use options::BuildOptions;
+pub use fast::HULL_TRIANGLES;
+pub use options::{BuildMethod, BuildOptions};
 
 use ccd_bv::{BoundingVolume, Real};
 
@@ -110,26 +113,32 @@ pub(crate) fn in_range<T: Real>(xs: &[T]) -> bool {
     })
 }
 
-/// Builds the node and face arrays for a validated mesh.
+/// Builds the node and face arrays for a validated mesh by `options.method`.
 pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
     vertices: &[[T; 3]],
     triangles: &[[u32; 3]],
     options: &BuildOptions,
     progress: &Progress<'_>,
 ) -> (Vec<Node<T, B>>, Vec<Face>) {
-    let mut tris = triangles.to_vec();
-    let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
     let ctx = Context {
         vertices,
         options,
         progress,
     };
-    let root = subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0);
-    let faces = tris
-        .into_iter()
-        .zip(ids)
-        .map(|(vertices, id)| Face { vertices, id })
-        .collect();
+    let (root, faces) = match options.method {
+        BuildMethod::Fast => fast::build::<T, B>(&ctx, triangles),
+        BuildMethod::Reference => {
+            let mut tris = triangles.to_vec();
+            let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
+            let root = subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0);
+            let faces = tris
+                .into_iter()
+                .zip(ids)
+                .map(|(vertices, id)| Face { vertices, id })
+                .collect();
+            (root, faces)
+        }
+    };
     (flatten(root), faces)
 }
 

@@ -9,12 +9,44 @@ pub struct BuildOptions {
     /// Largest number of triangles in a leaf, `1..=MAX_LEAF_SIZE`
     /// (default 1, as in every thesis experiment).
     pub leaf_size: u32,
-    /// How OBB orientations are fitted (default: convex-hull surface
-    /// covariance). Spheres and AABBs ignore it.
+    /// How OBB and RSS orientations are fitted (default: convex-hull surface
+    /// covariance; [`BuildMethod::Fast`] uses it for nodes of 3 to 16
+    /// triangles and the triangle covariance elsewhere). Spheres and AABBs
+    /// ignore it.
     pub fit: FitMethod,
     /// Build subtrees of at least this many triangles in parallel (rayon);
     /// `usize::MAX` builds sequentially. The tree is identical either way.
     pub parallel_threshold: usize,
+    /// How nodes are split and fitted (default [`BuildMethod::Fast`]). Not
+    /// stored in `.bvh` files, which hold the tree itself.
+    pub method: BuildMethod,
+}
+
+/// How [`Bvh::build`](crate::Bvh::build) computes each node's split and
+/// volume. Both split at the mean of the triangle centroids orthogonal to the
+/// major axis of the triangle covariance (median fallback), and both fit
+/// every volume around its triangles with the same containment guarantee
+/// (`BoundingVolume::fit`); they differ in cost and, slightly, in the trees.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BuildMethod {
+    /// Statistics computed once per triangle and summed per node; each node's
+    /// vertices collected once; with [`FitMethod::HullSurface`], hull-surface
+    /// frames only for nodes of 3 to 16 triangles
+    /// ([`HULL_TRIANGLES`](crate::HULL_TRIANGLES)) and the split's
+    /// triangle-covariance frame elsewhere. Measured (f64 OBB trees, `cargo
+    /// xtask bench-build`, a shared 2-core host under load 4–5): 40,000-
+    /// triangle lat/long sphere on one thread 124–158 ms against 436–512 ms
+    /// for `Reference`; 327,680-triangle icosphere on two threads 0.87–0.92 s
+    /// against 3.0–3.6 s. Parallel-close-proximity BV tests (40,000
+    /// triangles, ε = 1e-3, OBB): 335,757 against 336,183; sphere and AABB
+    /// trees of that mesh are the same as `Reference`'s.
+    #[default]
+    Fast,
+    /// Every node's statistics recomputed from its triangles, and the frame
+    /// of every node of two or more triangles from `fit` (the hull surface by
+    /// default, thesis §3.3.4): the trees of earlier versions, bit for bit,
+    /// at 3–4× the cost of `Fast` with hull fits.
+    Reference,
 }
 
 impl Default for BuildOptions {
@@ -23,6 +55,7 @@ impl Default for BuildOptions {
             leaf_size: 1,
             fit: FitMethod::HullSurface,
             parallel_threshold: 2048,
+            method: BuildMethod::Fast,
         }
     }
 }

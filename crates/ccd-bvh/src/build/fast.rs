@@ -1,0 +1,202 @@
+//! The default build ([`BuildMethod::Fast`](super::BuildMethod::Fast)): the
+//! thesis's fit-and-split (Gottschalk §3.1, §3.6) on statistics computed
+//! once per triangle ([`super::moments`]), with each node's vertices
+//! collected once and shared by its split and its fit.
+//!
+//! - Split: the plane through the area-weighted mean centroid orthogonal to
+//!   the major axis of the node's triangle covariance (the median where one
+//!   side would be empty, and below depth 64), as the reference build, with
+//!   the covariance summed from the per-triangle moments.
+//! - Frames: the hull-surface covariance (§3.3.4) for nodes of
+//!   [`HULL_TRIANGLES`] triangles, where it makes the trees tighter than the
+//!   triangle covariance; the triangle covariance the split already computed
+//!   (§3.3.3) for larger nodes and for pairs, where it does as well (the
+//!   parallel-close-proximity BV-test counts of `cargo xtask
+//!   bench-proximity` decided both ranges); one-triangle leaves and flat
+//!   nodes by the fits' own rules.
+//! - Extents: the fits' own, over the node's distinct vertices, so every
+//!   volume contains its triangles exactly as `BoundingVolume::fit`'s do.
+
+use std::ops::RangeInclusive;
+use std::sync::Mutex;
+
+use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Real};
+use rayon::prelude::*;
+
+use super::moments::{NodeStats, Tri, node_stats};
+use super::{Context, MEAN_SPLIT_DEPTH, Subtree};
+use crate::Face;
+
+/// Node sizes (triangles) whose OBB and RSS frames come from the hull
+/// surface when [`FitMethod::HullSurface`] is asked for.
+pub const HULL_TRIANGLES: RangeInclusive<usize> = 3..=16;
+
+/// Builds the tree and the face order for a validated mesh.
+pub(super) fn build<T: Real, B: BoundingVolume<T>>(
+    ctx: &Context<'_, T>,
+    triangles: &[[u32; 3]],
+) -> (Subtree<B>, Vec<Face>) {
+    let k = ccd_bv::fit::statistics_exponent(ctx.vertices);
+    let mut tris: Vec<Tri> = triangles
+        .par_iter()
+        .enumerate()
+        .map(|(id, t)| Tri::new(ctx.vertices, *t, id as u32, k))
+        .collect();
+    let marks = Marks::new();
+    let fast = Fast { ctx, marks: &marks };
+    let root = fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default());
+    let faces = tris
+        .iter()
+        .map(|t| Face {
+            vertices: t.vertices,
+            id: t.id,
+        })
+        .collect();
+    (root, faces)
+}
+
+/// What every recursion level shares.
+struct Fast<'a, T> {
+    ctx: &'a Context<'a, T>,
+    marks: &'a Marks,
+}
+
+impl<T: Real> Fast<'_, T> {
+    /// The subtree over `tris` (reordered in place), whose first face lands
+    /// at `start`; `buf` holds the calling task's reusable buffers.
+    fn subtree<B: BoundingVolume<T>>(
+        &self,
+        tris: &mut [Tri],
+        start: usize,
+        depth: u32,
+        buf: &mut Buffers,
+    ) -> Subtree<B> {
+        let (vertices, options) = (self.ctx.vertices, self.ctx.options);
+        let count = tris.len();
+        let stats = (count > 1).then(|| node_stats(tris));
+        let frame = frame(count, options.fit, stats.as_ref());
+        buf.faces.clear();
+        buf.faces.extend(tris.iter().map(|t| t.vertices));
+        self.marks
+            .distinct(&buf.faces, vertices.len(), &mut buf.ids);
+        let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, &frame);
+        let Some(stats) = stats.filter(|_| count > options.leaf_size as usize) else {
+            self.ctx.progress.leaf(count);
+            return Subtree::Leaf { bv, start, count };
+        };
+        let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH);
+        let (l, r) = tris.split_at_mut(mid);
+        let (l, r) = if count >= options.parallel_threshold {
+            rayon::join(
+                || self.subtree::<B>(l, start, depth + 1, buf),
+                || self.subtree::<B>(r, start + mid, depth + 1, &mut Buffers::default()),
+            )
+        } else {
+            (
+                self.subtree::<B>(l, start, depth + 1, buf),
+                self.subtree::<B>(r, start + mid, depth + 1, buf),
+            )
+        };
+        Subtree::Internal {
+            bv,
+            children: Box::new([l, r]),
+        }
+    }
+}
+
+/// A task's reusable buffers: a node's faces and distinct vertices.
+#[derive(Default)]
+struct Buffers {
+    faces: Vec<[u32; 3]>,
+    ids: Vec<u32>,
+}
+
+/// How the volume of a node of `count` triangles is oriented (module docs).
+fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
+    let hull = fit == FitMethod::HullSurface && HULL_TRIANGLES.contains(&count);
+    match stats {
+        Some(s) if s.solid && !hull => FitFrame::Axes(s.axes),
+        _ if hull || count == 1 => FitFrame::Method(fit),
+        _ => FitFrame::Method(FitMethod::TriangleSurface),
+    }
+}
+
+/// Reorders `tris` into two non-empty groups and returns the size of the
+/// first: centroids strictly below the mean on the major axis first (with
+/// `mean`), else at the median.
+fn split(tris: &mut [Tri], stats: &NodeStats, mean: bool) -> usize {
+    let axis = stats.axes.column(0).into_owned();
+    let key = |t: &Tri| axis.dot(&t.centroid);
+    if mean {
+        let cut = axis.dot(&stats.mean);
+        let (mut lo, mut hi) = (0usize, tris.len());
+        while lo < hi {
+            if key(&tris[lo]) < cut {
+                lo += 1;
+            } else {
+                hi -= 1;
+                tris.swap(lo, hi);
+            }
+        }
+        if lo != 0 && lo != tris.len() {
+            return lo;
+        }
+    }
+    let mid = tris.len() / 2;
+    tris.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)));
+    mid
+}
+
+/// Per-thread vertex marks for collecting a node's distinct vertices in
+/// one pass (first appearance order, so the result does not depend on the
+/// thread). One slot per worker of the current rayon pool plus one for a
+/// caller outside it; each grows to the vertex count on first use and is
+/// freed with the build.
+struct Marks {
+    slots: Vec<Mutex<Slot>>,
+}
+
+#[derive(Default)]
+struct Slot {
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl Marks {
+    fn new() -> Self {
+        Self {
+            slots: (0..=rayon::current_num_threads())
+                .map(|_| Mutex::default())
+                .collect(),
+        }
+    }
+
+    /// Writes the distinct vertex indices of `faces` (indices below `len`)
+    /// to `ids`, in order of first appearance.
+    fn distinct(&self, faces: &[[u32; 3]], len: usize, ids: &mut Vec<u32>) {
+        let last = self.slots.len() - 1;
+        let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
+        // A poisoned slot only means another task panicked; its marks are
+        // still consistent (stamps are bumped before use).
+        let mut slot = self.slots[slot]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Slot { mark, stamp } = &mut *slot;
+        if mark.len() < len {
+            mark.resize(len, 0);
+        }
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 {
+            mark.fill(0);
+            *stamp = 1;
+        }
+        ids.clear();
+        for &v in faces.iter().flatten() {
+            let m = &mut mark[v as usize];
+            if *m != *stamp {
+                *m = *stamp;
+                ids.push(v);
+            }
+        }
+    }
+}

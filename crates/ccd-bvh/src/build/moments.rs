@@ -1,0 +1,114 @@
+//! Per-triangle surface moments, computed once per build, from which every
+//! node's triangle covariance (Gottschalk §3.4.3; the corrected formula of
+//! `ccd_bv::fit::triangle_covariance`) follows in two short passes, without
+//! re-reading the vertices at every level.
+//!
+//! A triangle `p, q, r` of area `A` and centroid `m` has the second moment
+//! `(A/12)·Σ dₖdₖᵀ` about `m` (`dₖ` its corners minus `m`); a set of
+//! triangles with total area `Σ A` and area-weighted mean `μ` has the
+//! covariance `(1/ΣA)·Σ [(A/12)·Σ dₖdₖᵀ + A·(m − μ)(m − μ)ᵀ]`, centred in
+//! both terms. Everything is in `f64` on the vertices scaled by the
+//! statistics exponent of the whole mesh
+//! ([`ccd_bv::fit::statistics_exponent`]), so nothing overflows; features far
+//! smaller than the mesh may underflow there, which only coarsens a split or
+//! a frame, never a volume's containment.
+
+use ccd_bv::Real;
+use ccd_bv::fit::{principal_axes, scaled_vertex};
+use nalgebra::{Matrix3, Vector3};
+
+/// One triangle of the build with its moments (scaled units).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tri {
+    /// Vertex indices.
+    pub(crate) vertices: [u32; 3],
+    /// The caller's triangle index.
+    pub(crate) id: u32,
+    /// Centroid.
+    pub(crate) centroid: Vector3<f64>,
+    /// Area.
+    pub(crate) area: f64,
+    /// Second moment about the centroid: `xx, yy, zz, xy, xz, yz`.
+    pub(crate) moment: [f64; 6],
+}
+
+impl Tri {
+    /// The triangle `vertices` with index `id`, on vertices scaled by `2^k`.
+    pub(crate) fn new<T: Real>(all: &[[T; 3]], vertices: [u32; 3], id: u32, k: i32) -> Self {
+        let [p, q, r] = vertices.map(|i| scaled_vertex(&all[i as usize], k));
+        let area = 0.5 * (q - p).cross(&(r - p)).norm();
+        let centroid = (p + q + r) / 3.0;
+        let mut moment = [0.0; 6];
+        if area > 0.0 && area.is_finite() {
+            let w = area / 12.0;
+            for d in [p - centroid, q - centroid, r - centroid] {
+                moment[0] += w * d.x * d.x;
+                moment[1] += w * d.y * d.y;
+                moment[2] += w * d.z * d.z;
+                moment[3] += w * d.x * d.y;
+                moment[4] += w * d.x * d.z;
+                moment[5] += w * d.y * d.z;
+            }
+        }
+        let area = if area.is_finite() { area } else { 0.0 };
+        Self {
+            vertices,
+            id,
+            centroid,
+            area,
+            moment,
+        }
+    }
+}
+
+/// What a node's split rule and frame need from its triangles.
+pub(crate) struct NodeStats {
+    /// Principal axes of the triangle covariance, by descending spread.
+    pub(crate) axes: Matrix3<f64>,
+    /// The area-weighted mean centroid (scaled units).
+    pub(crate) mean: Vector3<f64>,
+    /// Whether the covariance is a volume's: positive total area and a
+    /// smallest spread above `1e-12` of the largest. Otherwise the frame is
+    /// left to the fit's own degenerate-case rules.
+    pub(crate) solid: bool,
+}
+
+/// Relative spread below which a node's triangles count as flat (the
+/// threshold of the fits' own dimension test).
+const FLAT: f64 = 1e-12;
+
+/// The triangle covariance of `tris` (two passes over their moments); for a
+/// total area of 0, the covariance of their centroids.
+pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
+    let area: f64 = tris.iter().map(|t| t.area).sum();
+    let weighted = area > 0.0 && area.is_finite();
+    let (total, weight) = if weighted {
+        (area, (|t: &Tri| t.area) as fn(&Tri) -> f64)
+    } else {
+        (tris.len() as f64, (|_: &Tri| 1.0) as fn(&Tri) -> f64)
+    };
+    let mean = tris
+        .iter()
+        .fold(Vector3::zeros(), |s, t| s + t.centroid * weight(t))
+        / total;
+    let mut c = [0.0; 6];
+    for t in tris {
+        let d = t.centroid - mean;
+        let a = weight(t);
+        let own = if weighted { t.moment } else { [0.0; 6] };
+        c[0] += own[0] + a * d.x * d.x;
+        c[1] += own[1] + a * d.y * d.y;
+        c[2] += own[2] + a * d.z * d.z;
+        c[3] += own[3] + a * d.x * d.y;
+        c[4] += own[4] + a * d.x * d.z;
+        c[5] += own[5] + a * d.y * d.z;
+    }
+    let cov = Matrix3::new(c[0], c[3], c[4], c[3], c[1], c[5], c[4], c[5], c[2]) / total;
+    let axes = principal_axes(&cov);
+    let spread = |j: usize| {
+        let a: Vector3<f64> = axes.column(j).into();
+        a.dot(&(cov * a))
+    };
+    let solid = weighted && spread(2) > FLAT * spread(0);
+    NodeStats { axes, mean, solid }
+}
