@@ -4,7 +4,8 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::Vector3;
 
 use crate::{
-    BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
+    BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, box_measure, fit,
+    lower_bound,
 };
 
 /// An axis-aligned box `{x : |x_i − c_i| ≤ h_i}` (closed) in its model frame.

@@ -5,7 +5,8 @@ use nalgebra::{Matrix3, Vector3};
 
 use crate::sat::{self, Lanes};
 use crate::{
-    BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, box_measure, fit, lower_bound,
+    BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, box_measure, fit,
+    lower_bound,
 };
 
 /// An oriented box `{c + Σ_j s_j·h_j·axis_j : s_j ∈ [−1, 1]}` (closed).

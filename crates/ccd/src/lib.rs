@@ -41,8 +41,8 @@ pub use ccd_bvh::archive::MAGIC as BVH_MAGIC;
 /// the pair of a [`FileInfo`]): the one `match` from runtime kinds to monomorphised code (`ccd-bvh`'s macro).
 pub use ccd_bvh::with_types;
 pub use ccd_bvh::{
-    BuildError, BuildMethod, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy, MAX_LEAF_SIZE,
-    ScalarKind, TreeStats, replace_file,
+    BuildError, BuildMethod, BuildOptions, Bvh, BvhFile, FileError, FileInfo, Hierarchy,
+    MAX_LEAF_SIZE, ScalarKind, TreeStats, replace_file,
 };
 /// Rigid motions over normalised time for [`time_of_impact`] (the `ccd-motion` crate).
 pub use ccd_query::ccd_motion as motion;
