@@ -77,7 +77,7 @@ fn distinct(f: &[[u32; 3]], sorted: bool) -> Vec<u32> {
 /// the vertices in another order or with any given axes it still contains
 /// every vertex as evaluated in `T`.
 fn shared_fits<T: Real>(seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     for n in [1, 2, 3, 10, 50] {
         for _ in 0..20 {
             let (mut v, mut f) = soup::<T>(&mut rng, n);
