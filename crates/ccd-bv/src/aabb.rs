@@ -133,12 +133,12 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
         (0..3).all(|i| (p[i] - self.center[i]).abs() <= self.half[i] + tol)
     }
 
-    /// `2·‖half‖` ([`box_measure::diameter`]).
+    /// `2·‖half‖` (`box_measure::diameter`).
     fn diameter(&self) -> T {
         box_measure::diameter(&self.half)
     }
 
-    /// `4·‖half‖²` as the diameter sums it ([`box_measure::diameter_squared`]).
+    /// `4·‖half‖²` as the diameter sums it (`box_measure::diameter_squared`).
     #[inline]
     fn diameter_squared(&self) -> T {
         box_measure::diameter_squared(&self.half)

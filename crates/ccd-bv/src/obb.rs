@@ -189,12 +189,12 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         (0..3).all(|j| l[j].abs() <= self.half[j] + tol)
     }
 
-    /// `2·‖half‖` ([`box_measure::diameter`]).
+    /// `2·‖half‖` (`box_measure::diameter`).
     fn diameter(&self) -> T {
         box_measure::diameter(&self.half)
     }
 
-    /// `4·‖half‖²` as the diameter sums it ([`box_measure::diameter_squared`]).
+    /// `4·‖half‖²` as the diameter sums it (`box_measure::diameter_squared`).
     #[inline]
     fn diameter_squared(&self) -> T {
         box_measure::diameter_squared(&self.half)

@@ -407,7 +407,7 @@ fn axis(v: &[f64], what: &str) -> Result<[f64; 3], String> {
     }
 }
 
-/// Parses MOTION (see [`TOI_HELP`]).
+/// Parses MOTION (the syntax `ccd toi --help` prints).
 pub fn parse_motion(s: &str) -> Result<MotionArg, String> {
     let (kind, rest) = s.split_once(':').unwrap_or((s, ""));
     match kind.trim() {

@@ -28,6 +28,7 @@ pub struct BuildOptions {
 /// every volume around its triangles with the same containment guarantee
 /// (`BoundingVolume::fit`); they differ in cost and, slightly, in the trees.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BuildMethod {
     /// Statistics computed once per triangle and summed per node; each node's
     /// vertices collected once; with [`FitMethod::HullSurface`], hull-surface
