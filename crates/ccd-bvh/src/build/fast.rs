@@ -24,6 +24,7 @@ use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Real};
 use rayon::prelude::*;
 
 use super::moments::{NodeStats, Tri, node_stats};
+use super::partition::partition_in_place;
 use super::{Context, MEAN_SPLIT_DEPTH, Subtree};
 use crate::Face;
 
@@ -129,15 +130,7 @@ fn split(tris: &mut [Tri], stats: &NodeStats, mean: bool) -> usize {
     let key = |t: &Tri| axis.dot(&t.centroid);
     if mean {
         let cut = axis.dot(&stats.mean);
-        let (mut lo, mut hi) = (0usize, tris.len());
-        while lo < hi {
-            if key(&tris[lo]) < cut {
-                lo += 1;
-            } else {
-                hi -= 1;
-                tris.swap(lo, hi);
-            }
-        }
+        let lo = partition_in_place(tris, |t| key(t) < cut, |_, _| ());
         if lo != 0 && lo != tris.len() {
             return lo;
         }

@@ -32,21 +32,32 @@ pub(crate) fn split<T: Real>(vertices: &[[T; 3]], tris: &mut [[u32; 3]], ids: &m
     let (axis, cut) = major_axis(vertices, tris);
     let key = |t: &[u32; 3]| axis.dot(&centroid(vertices, t));
 
-    // Hoare-style in-place partition of both slices.
-    let (mut lo, mut hi) = (0usize, tris.len());
-    while lo < hi {
-        if key(&tris[lo]) < cut {
-            lo += 1;
-        } else {
-            hi -= 1;
-            tris.swap(lo, hi);
-            ids.swap(lo, hi);
-        }
-    }
+    let lo = partition_in_place(tris, |t| key(t) < cut, |i, j| ids.swap(i, j));
     if lo != 0 && lo != tris.len() {
         return lo;
     }
     median_by(tris, ids, key)
+}
+
+/// Moves the items for which `below` holds to the front, in place (Hoare-style: the first item that fails is
+/// swapped with the last unexamined one), calling `also_swap(i, j)` with every swap so that a parallel array can
+/// follow; returns how many items went first.
+pub(crate) fn partition_in_place<X>(
+    items: &mut [X],
+    below: impl Fn(&X) -> bool,
+    mut also_swap: impl FnMut(usize, usize),
+) -> usize {
+    let (mut lo, mut hi) = (0usize, items.len());
+    while lo < hi {
+        if below(&items[lo]) {
+            lo += 1;
+        } else {
+            hi -= 1;
+            items.swap(lo, hi);
+            also_swap(lo, hi);
+        }
+    }
+    lo
 }
 
 /// Major axis of the triangles' surface covariance and the projection of
