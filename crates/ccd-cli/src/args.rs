@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ccd::{BuildOptions, BvKind, FitMethod};
+use ccd::{BuildMethod, BuildOptions, BvKind, FitMethod};
 use ccd::{MAX_LEAF_SIZE, ScalarKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -224,6 +224,10 @@ pub struct TreeArgs {
     /// How OBB and RSS orientations are fitted (spheres and AABBs ignore it).
     #[arg(long, value_enum, default_value_t = FitArg::Hull)]
     pub fit: FitArg,
+    /// How nodes are split and fitted: fast (hull-surface frames only for nodes of 3 to 16 triangles) or
+    /// reference (hull-surface frames for every node: the trees of earlier versions, about 3× the build time).
+    #[arg(long, value_enum, default_value_t = MethodArg::Fast)]
+    pub method: MethodArg,
 }
 
 impl TreeArgs {
@@ -244,6 +248,7 @@ impl TreeArgs {
         BuildOptions {
             leaf_size: self.leaf_size,
             fit: self.fit.method(),
+            method: self.method.method(),
             ..BuildOptions::default()
         }
     }
@@ -289,6 +294,25 @@ impl FitArg {
         match self {
             FitArg::Hull => FitMethod::HullSurface,
             FitArg::Triangles => FitMethod::TriangleSurface,
+        }
+    }
+}
+
+/// `--method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// `BuildMethod::Fast` (the default).
+    Fast,
+    /// `BuildMethod::Reference`.
+    Reference,
+}
+
+impl MethodArg {
+    /// The library's build method.
+    pub fn method(self) -> BuildMethod {
+        match self {
+            MethodArg::Fast => BuildMethod::Fast,
+            MethodArg::Reference => BuildMethod::Reference,
         }
     }
 }

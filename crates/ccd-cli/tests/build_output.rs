@@ -123,3 +123,37 @@ fn a_mesh_without_faces_has_no_triangles() {
     ]));
     assert!(line.contains("no triangles"), "{line}");
 }
+
+/// `ccd build --method fast|reference` writes exactly the archive of the library's build with that method (and
+/// the default is `fast`); the two methods' trees differ on this mesh, so the flag is not ignored.
+#[test]
+fn build_method_flag_selects_the_library_method() {
+    use ccd::{BuildMethod, BuildOptions, Bvh, Obb};
+
+    let dir = scratch("method");
+    let input = mesh("icosphere-2-binary.ply");
+    let loaded = ccd::io::read_mesh(&input).expect("fixture mesh");
+    let archive = |method: BuildMethod| {
+        let options = BuildOptions {
+            method,
+            ..BuildOptions::default()
+        };
+        Bvh::<f64, Obb<f64>>::build(loaded.vertices.clone(), &loaded.triangles, &options)
+            .expect("valid mesh")
+            .to_bytes()
+            .expect("serialisable")
+    };
+    let run = |extra: &[&str], name: &str| {
+        let out = dir.join(name);
+        let mut args: Vec<&Path> = vec![Path::new("build"), &input, Path::new("-o"), &out];
+        args.extend(extra.iter().map(Path::new));
+        let status = ccd(&args);
+        assert!(status.status.success(), "{status:?}");
+        std::fs::read(&out).expect("archive written")
+    };
+    let (fast, reference) = (archive(BuildMethod::Fast), archive(BuildMethod::Reference));
+    assert_ne!(fast, reference, "the two methods build the same tree here");
+    assert_eq!(run(&[], "default.bvh"), fast);
+    assert_eq!(run(&["--method", "fast"], "fast.bvh"), fast);
+    assert_eq!(run(&["--method", "reference"], "reference.bvh"), reference);
+}
