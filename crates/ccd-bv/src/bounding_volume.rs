@@ -56,6 +56,17 @@ pub enum FitFrame {
     /// of the triangle covariance it already computed for its split rule.
     /// Containment does not depend on them; only the volume's tightness does.
     Axes(nalgebra::Matrix3<f64>),
+    /// The frame of the *projected hull*, the thin-hull limit of
+    /// [`FitMethod::HullSurface`] ([`fit::obb_axes`](crate::fit::obb_axes)'s
+    /// degenerate-case rules first): axis 2 is the minor principal axis of
+    /// the distinct vertices' covariance, and axis 0 the major principal axis
+    /// of the area of their convex polygon in the plane of the other two.
+    /// The 3-D hull surface of a patch this flat is the two faces of that
+    /// polygon plus a rim of negligible area, so both choose nearly the same
+    /// axes (equal ones for coplanar vertices), without building a 3-D hull
+    /// with exact predicates, which is slow precisely for nearly flat point
+    /// sets. For the small nodes of a tree build.
+    ProjectedHull,
 }
 
 /// A convex bounding volume usable as a tree node.
@@ -91,7 +102,8 @@ pub trait BoundingVolume<T: Real>:
     /// The containment guarantee is that of `fit`, for any `frame`; with
     /// `FitFrame::Method(m)` and `ids` sorted ascending the result equals
     /// `fit(vertices, faces, m)` bit for bit. The default ignores `ids` and
-    /// fits with the frame's method (triangle surface for given axes).
+    /// fits with the frame's method (triangle surface for given axes, hull
+    /// surface for the projected hull).
     ///
     /// # Panics
     /// As [`fit`](Self::fit); results are unspecified (but still contain
@@ -101,6 +113,7 @@ pub trait BoundingVolume<T: Real>:
         match frame {
             FitFrame::Method(m) => Self::fit(vertices, faces, *m),
             FitFrame::Axes(_) => Self::fit(vertices, faces, FitMethod::TriangleSurface),
+            FitFrame::ProjectedHull => Self::fit(vertices, faces, FitMethod::HullSurface),
         }
     }
 

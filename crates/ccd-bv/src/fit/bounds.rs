@@ -45,10 +45,7 @@ pub(crate) fn fit_obb_shared<T: Real>(
     frame: &FitFrame,
 ) -> Obb<T> {
     let k = vertex_exponent(vertices, ids);
-    let axes = match frame {
-        FitFrame::Method(method) => axes_scaled(vertices, faces, ids, k, *method),
-        FitFrame::Axes(axes) => *axes,
-    };
+    let axes = axes_scaled(vertices, faces, ids, k, frame);
     obb_with_axes(vertices, ids, &axes, k)
 }
 

@@ -8,7 +8,7 @@ use super::covariance::{
 use super::hull::{convex_hull, convex_hull_2d};
 use super::scale::{max_abs, scaled, stats_exponent};
 use super::{distinct_vertices, principal_axes};
-use crate::{FitMethod, Real};
+use crate::{FitFrame, FitMethod, Real};
 
 /// Relative eigenvalue threshold below which the vertex covariance is taken
 /// to have lost a dimension (`λ_k ≤ DEGENERATE·λ_max`; spreads in a ratio
@@ -43,7 +43,7 @@ pub fn obb_axes<T: Real>(
 ) -> Matrix3<f64> {
     let ids = distinct_vertices(faces);
     let k = vertex_exponent(vertices, &ids);
-    axes_scaled(vertices, faces, &ids, k, method)
+    axes_scaled(vertices, faces, &ids, k, &FitFrame::Method(method))
 }
 
 /// The exponent [`stats_exponent`] picks for the vertices `ids`.
@@ -51,15 +51,23 @@ pub(crate) fn vertex_exponent<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> i32 
     stats_exponent(max_abs(ids.iter().map(|&i| to_f64(&vertices[i as usize]))))
 }
 
-/// [`obb_axes`] of `faces`, whose distinct vertices are `ids`, computed on
-/// the vertices scaled by `2^k`.
+/// The axes `frame` gives `faces`, whose distinct vertices are `ids`,
+/// computed on the vertices scaled by `2^k`: [`obb_axes`] for
+/// [`FitFrame::Method`], the given axes for [`FitFrame::Axes`], and for
+/// [`FitFrame::ProjectedHull`] [`obb_axes`]'s rules with the planar hull of
+/// the coplanar case in place of the 3-D hull.
 pub(crate) fn axes_scaled<T: Real>(
     vertices: &[[T; 3]],
     faces: &[[u32; 3]],
     ids: &[u32],
     k: i32,
-    method: FitMethod,
+    frame: &FitFrame,
 ) -> Matrix3<f64> {
+    let method = match frame {
+        FitFrame::Axes(axes) => return *axes,
+        FitFrame::Method(method) => *method,
+        FitFrame::ProjectedHull => FitMethod::HullSurface,
+    };
     let at = |i: u32| scaled(&to_f64(&vertices[i as usize]), k);
     if let [f] = faces {
         return triangle_frame(f.map(at));
@@ -73,7 +81,7 @@ pub(crate) fn axes_scaled<T: Real>(
     if l[1] <= DEGENERATE * l[0] {
         return line_frame(&axes.column(0).into());
     }
-    if l[2] <= DEGENERATE * l[0] {
+    if l[2] <= DEGENERATE * l[0] || *frame == FitFrame::ProjectedHull {
         return planar_frame(faces, &at, &pts, &axes, method);
     }
     match method {
@@ -120,7 +128,10 @@ fn line_frame(dir: &Vector3<f64>) -> Matrix3<f64> {
 }
 
 /// Frame for coplanar vertices `pts` (vertex `i` of `faces` is `at(i)`)
-/// whose vertex-covariance axes are `axes` (axis 2 is the normal).
+/// whose vertex-covariance axes are `axes` (axis 2 is the normal); also the
+/// projected-hull frame ([`FitFrame::ProjectedHull`]) of vertices that are
+/// not quite coplanar, whose projections on the plane of axes 0 and 1 it
+/// uses.
 fn planar_frame(
     faces: &[[u32; 3]],
     at: &impl Fn(u32) -> Vector3<f64>,

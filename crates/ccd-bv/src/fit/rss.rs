@@ -41,10 +41,7 @@ pub(crate) fn fit_rss_shared<T: Real>(
     frame: &FitFrame,
 ) -> Rss<T> {
     let k = vertex_exponent(vertices, ids);
-    let axes = match frame {
-        FitFrame::Method(method) => axes_scaled(vertices, faces, ids, k, *method),
-        FitFrame::Axes(axes) => *axes,
-    };
+    let axes = axes_scaled(vertices, faces, ids, k, frame);
     let at = axes.transpose();
     let pts: Vec<Vector3<f64>> = ids
         .iter()

@@ -9,7 +9,11 @@
 //!   the covariance summed from the per-triangle moments.
 //! - Frames: the hull-surface covariance (§3.3.4) for nodes of
 //!   [`HULL_TRIANGLES`] triangles, where it makes the trees tighter than the
-//!   triangle covariance; the triangle covariance the split already computed
+//!   triangle covariance, in its thin-hull limit
+//!   ([`FitFrame::ProjectedHull`]: the planar hull of the vertices projected
+//!   on their plane of largest spread, in place of a 3-D hull with exact
+//!   predicates, which cost 42 % of the build on nearly flat patches for
+//!   trees as tight); the triangle covariance the split already computed
 //!   (§3.3.3) for larger nodes and for pairs, where it does as well (the
 //!   parallel-close-proximity BV-test counts of `cargo xtask
 //!   bench-proximity` decided both ranges); one-triangle leaves and flat
@@ -117,7 +121,8 @@ fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
     let hull = fit == FitMethod::HullSurface && HULL_TRIANGLES.contains(&count);
     match stats {
         Some(s) if s.solid && !hull => FitFrame::Axes(s.axes),
-        _ if hull || count == 1 => FitFrame::Method(fit),
+        _ if hull => FitFrame::ProjectedHull,
+        _ if count == 1 => FitFrame::Method(fit),
         _ => FitFrame::Method(FitMethod::TriangleSurface),
     }
 }
