@@ -156,6 +156,49 @@ where
     (mean, c * inv)
 }
 
+/// The unit direction of largest spread of the area of the convex polygon
+/// `poly` (indices into `points`, in order), `(cos φ, sin φ)` with
+/// `tan 2φ = 2c_xy / (c_xx − c_yy)` for its area covariance `c` (the 2-D
+/// case of [`principal_axes`], in closed form; `(1, 0)` when the spread is
+/// the same in every direction); `None` for a polygon of zero area.
+///
+/// Two passes over the fan from `poly[0]`, as [`surface_moments`]: the
+/// area-weighted centroid, then the second moments `(A/12)(9 m mᵀ + Σ p pᵀ)`
+/// of the centred triangles.
+pub(crate) fn polygon_major_axis(points: &[[f64; 2]], poly: &[u32]) -> Option<[f64; 2]> {
+    let at = |k: usize| points[poly[k] as usize];
+    let fan = || {
+        (1..poly.len().saturating_sub(1)).map(move |k| {
+            let [p, q, r] = [at(0), at(k), at(k + 1)];
+            let area = 0.5 * ((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])).abs();
+            (p, q, r, area)
+        })
+    };
+    let (mut area, mut first) = (0.0, [0.0; 2]);
+    for (p, q, r, a) in fan() {
+        area += a;
+        for i in 0..2 {
+            first[i] += (p[i] + q[i] + r[i]) * (a / 3.0);
+        }
+    }
+    if !(area > 0.0 && area.is_finite()) {
+        return None;
+    }
+    let mean = first.map(|x| x / area);
+    let (mut xx, mut yy, mut xy) = (0.0, 0.0, 0.0);
+    for (p, q, r, a) in fan() {
+        let c = |x: [f64; 2]| [x[0] - mean[0], x[1] - mean[1]];
+        let (p, q, r) = (c(p), c(q), c(r));
+        let m = [(p[0] + q[0] + r[0]) / 3.0, (p[1] + q[1] + r[1]) / 3.0];
+        let w = a / 12.0;
+        xx += w * (9.0 * m[0] * m[0] + p[0] * p[0] + q[0] * q[0] + r[0] * r[0]);
+        yy += w * (9.0 * m[1] * m[1] + p[1] * p[1] + q[1] * q[1] + r[1] * r[1]);
+        xy += w * (9.0 * m[0] * m[1] + p[0] * p[1] + q[0] * q[1] + r[0] * r[1]);
+    }
+    let phi = 0.5 * (2.0 * xy).atan2(xx - yy);
+    Some([phi.cos(), phi.sin()])
+}
+
 /// Two-pass area-weighted mean, covariance and area of triangles yielded by
 /// a cloneable iterator; `None` when the total area is 0.
 pub(crate) fn surface_moments<I>(tris: I) -> Option<(Vector3<f64>, Matrix3<f64>, f64)>
@@ -183,4 +226,36 @@ where
                 * (a / 12.0);
     }
     Some((mean, second / area, area))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fit::hull::convex_hull_2d;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The closed form is the 3-D solver's major axis of the same polygon lying in the plane z = 0,
+        /// wherever that axis is well defined (the two spreads differ by more than 1e-6 of the larger).
+        #[test]
+        fn polygon_major_axis_is_the_surface_major_axis(
+            pts in prop::collection::vec(prop::array::uniform2(-10.0f64..10.0), 3..40),
+            stretch in 0.05f64..20.0,
+        ) {
+            let pts: Vec<[f64; 2]> = pts.iter().map(|p| [p[0] * stretch, p[1]]).collect();
+            let poly = convex_hull_2d(&pts);
+            let lift = |k: usize| Vector3::new(pts[poly[k] as usize][0], pts[poly[k] as usize][1], 0.0);
+            let fan = (1..poly.len().saturating_sub(1)).map(|k| [lift(0), lift(k), lift(k + 1)]);
+            match (polygon_major_axis(&pts, &poly), surface_moments(fan)) {
+                (None, None) => {}
+                (Some([x, y]), Some((_, c, _))) => {
+                    let (axes, l) = eigen_sorted(&c);
+                    prop_assume!(l[0] - l[1] > 1e-6 * l[0]);
+                    let dot = (axes[(0, 0)] * x + axes[(1, 0)] * y).abs();
+                    prop_assert!(dot > 1.0 - 1e-9, "dot {dot}");
+                }
+                (ours, theirs) => prop_assert!(false, "{ours:?} vs {}", theirs.is_some()),
+            }
+        }
+    }
 }

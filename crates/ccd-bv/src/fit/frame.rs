@@ -3,7 +3,8 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::covariance::{
-    eigen_sorted, orthonormal_frame, point_moments, surface_moments, to_f64, triangle_moments,
+    eigen_sorted, orthonormal_frame, point_moments, polygon_major_axis, surface_moments, to_f64,
+    triangle_moments,
 };
 use super::hull::{convex_hull, convex_hull_2d};
 use super::scale::{max_abs, scaled, stats_exponent};
@@ -140,24 +141,20 @@ fn planar_frame(
     method: FitMethod,
 ) -> Matrix3<f64> {
     let normal: Vector3<f64> = axes.column(2).into();
-    let cov = match method {
-        FitMethod::TriangleSurface => surface_moments(faces.iter().map(|f| f.map(at))).map(|m| m.1),
+    let major = match method {
+        FitMethod::TriangleSurface => surface_moments(faces.iter().map(|f| f.map(at)))
+            .map(|m| principal_axes(&m.1).column(0).into_owned()),
         FitMethod::HullSurface => {
-            // In-plane coordinates, planar hull, fan triangulation.
+            // In-plane coordinates, planar hull, its major axis of area.
             let (u, v) = (axes.column(0).into_owned(), axes.column(1).into_owned());
             let flat: Vec<[f64; 2]> = pts.iter().map(|p| [u.dot(p), v.dot(p)]).collect();
             let poly = convex_hull_2d(&flat);
-            let lift = |k: usize| pts[poly[k] as usize];
-            let fan = (1..poly.len().saturating_sub(1)).map(|k| [lift(0), lift(k), lift(k + 1)]);
-            surface_moments(fan).map(|m| m.1)
+            polygon_major_axis(&flat, &poly).map(|[x, y]| u * x + v * y)
         }
     };
-    match cov {
+    match major {
         // Major in-plane axis, with the normal kept exactly as axis 2.
-        Some(c) => {
-            let major: Vector3<f64> = principal_axes(&c).column(0).into();
-            frame_with_normal(&(major - normal * normal.dot(&major)), &normal)
-        }
+        Some(major) => frame_with_normal(&(major - normal * normal.dot(&major)), &normal),
         None => *axes,
     }
 }
