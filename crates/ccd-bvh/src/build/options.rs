@@ -33,20 +33,24 @@ pub enum BuildMethod {
     /// Statistics computed once per triangle and summed per node; each node's
     /// vertices collected once; with [`FitMethod::HullSurface`], hull-surface
     /// frames only for nodes of 3 to 16 triangles
-    /// ([`HULL_TRIANGLES`](crate::HULL_TRIANGLES)) and the split's
-    /// triangle-covariance frame elsewhere. Measured (f64 OBB trees, `cargo
-    /// xtask bench-build`, a shared 2-core host under load 4–5): 40,000-
-    /// triangle lat/long sphere on one thread 124–158 ms against 436–512 ms
-    /// for `Reference`; 327,680-triangle icosphere on two threads 0.87–0.92 s
-    /// against 3.0–3.6 s. Parallel-close-proximity BV tests (40,000
-    /// triangles, ε = 1e-3, OBB): 335,757 against 336,183; sphere and AABB
-    /// trees of that mesh are the same as `Reference`'s.
+    /// ([`HULL_TRIANGLES`](crate::HULL_TRIANGLES)), in their thin-hull limit
+    /// ([`FitFrame::ProjectedHull`](ccd_bv::FitFrame::ProjectedHull): the
+    /// planar hull of the vertices projected on their plane of largest
+    /// spread), and the split's triangle-covariance frame elsewhere. Measured
+    /// (f64 OBB trees, `cargo xtask bench-build`, 2-core host, alternating
+    /// with the previous version at load about 2): 40,000-triangle lat/long
+    /// sphere on one thread 71–74 ms (3-D hulls: 119–121 ms; `Reference`:
+    /// 378 ms); 327,680-triangle icosphere on two threads 338–343 ms
+    /// (3-D hulls: 453 ms). Parallel-close-proximity BV tests (40,000
+    /// triangles, ε = 1e-3, OBB): 335,390 against 336,183 for `Reference`;
+    /// sphere and AABB trees of that mesh are the same as `Reference`'s.
     #[default]
     Fast,
     /// Every node's statistics recomputed from its triangles, and the frame
-    /// of every node of two or more triangles from `fit` (the hull surface by
-    /// default, thesis §3.3.4): the trees of earlier versions, bit for bit,
-    /// at 3–4× the cost of `Fast` with hull fits.
+    /// of every node of two or more triangles from `fit` (the 3-D hull
+    /// surface by default, thesis §3.3.4): the trees of earlier versions (up
+    /// to the rounding of the closed-form polygon axis of coplanar nodes), at
+    /// several times the cost of `Fast`.
     Reference,
 }
 
