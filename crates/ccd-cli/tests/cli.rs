@@ -511,8 +511,24 @@ fn committed_bvh_fixture_opens_and_matches_its_mesh() {
     // The .bvh input decides the types; the mesh is built to match.
     let mapped = collide_json(&bvh, &mesh, &pose);
     let built = collide_json(&mesh, &mesh, &["--pose-b", pose[1], "--f32"]);
-    assert_eq!(mapped, built);
+    // The same contact set; the counters may differ where the build algorithm has changed since the
+    // fixture was written (fixtures/README.md).
+    assert!(!contact_pairs(&mapped).is_empty());
+    assert_eq!(contact_pairs(&mapped), contact_pairs(&built));
     assert_eq!(mapped["scalar"], "f32");
+    assert_eq!(built["scalar"], "f32");
+}
+
+/// The contact pairs of a `collide --json` answer, sorted.
+fn contact_pairs(v: &Value) -> Vec<(u64, u64)> {
+    let mut p: Vec<(u64, u64)> = v["contacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c[0].as_u64().unwrap(), c[1].as_u64().unwrap()))
+        .collect();
+    p.sort_unstable();
+    p
 }
 
 /// A mesh against itself at one shared rotated pose reports the same contact set as at the identity pose
@@ -520,22 +536,15 @@ fn committed_bvh_fixture_opens_and_matches_its_mesh() {
 #[test]
 fn shared_rotated_pose_reports_every_touching_pair() {
     let sphere = fixture("icosphere-2-binary.ply");
-    let pairs = |v: &Value| {
-        let mut p: Vec<(u64, u64)> = v["contacts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| (c[0].as_u64().unwrap(), c[1].as_u64().unwrap()))
-            .collect();
-        p.sort_unstable();
-        p
-    };
     for precision in [&[][..], &["--f32"][..]] {
-        let at_identity = pairs(&collide_json(&sphere, &sphere, precision));
+        let at_identity = contact_pairs(&collide_json(&sphere, &sphere, precision));
         assert!(at_identity.len() > 1000, "{}", at_identity.len());
         let pose = "0,0,0,0.2,0.4,0.6";
         let mut extra = vec!["--pose-a", pose, "--pose-b", pose];
         extra.extend_from_slice(precision);
-        assert_eq!(pairs(&collide_json(&sphere, &sphere, &extra)), at_identity);
+        assert_eq!(
+            contact_pairs(&collide_json(&sphere, &sphere, &extra)),
+            at_identity
+        );
     }
 }
