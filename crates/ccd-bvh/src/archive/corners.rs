@@ -1,20 +1,12 @@
 //! The vertices of a file's faces in face-slot order, three per face (the triangle's corners) and stored by
 //! coordinate, so that the containment proof tests the vertices of a node's faces (contiguous slots) as one
-//! contiguous run; and the test of a volume against such a run.
-//!
-//! The run test evaluates [`Enclose::holds_points`], the point test [`Enclose::holds_point`] on each corner,
-//! without branches, so the compiler evaluates it on several corners per instruction. On x86-64 CPUs with AVX2
-//! it is compiled a second time with AVX2 enabled and that copy is chosen at run time: the instructions are
-//! wider, but every operation is the same IEEE-754 double operation in the same order (Rust never fuses
-//! `a·b + c` into one rounding, and AVX2 does not include FMA), so both copies compute bit for bit the same
-//! values and accept exactly the same corners.
+//! contiguous run ([`Enclose::holds_points`]), several corners per instruction.
 
 use std::ops::Range;
 
 use ccd_bv::Real;
 use rayon::prelude::*;
 
-use super::enclose::Enclose;
 use crate::Face;
 
 /// Corners by coordinate: the `k`-th is `(xs[k], ys[k], zs[k])`, in the file's scalar type.
@@ -74,51 +66,10 @@ impl<T: Real> Corners<T> {
     }
 }
 
-/// The run test, compiled for the widest vector instructions this CPU has (module docs).
-#[derive(Clone, Copy)]
-pub(crate) struct RunTest {
-    avx2: bool,
-}
-
-impl RunTest {
-    /// Detects the CPU's vector instructions.
-    pub(crate) fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::is_x86_feature_detected!("avx2");
-        #[cfg(not(target_arch = "x86_64"))]
-        let avx2 = false;
-        RunTest { avx2 }
-    }
-
-    /// [`Enclose::holds_points`]: whether every corner of `points` passes [`Enclose::holds_point`] on `outer`.
-    pub(crate) fn holds<T: Real, B: Enclose<T>>(
-        self,
-        outer: &B::Wide,
-        points: Points<'_, T>,
-    ) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is true only where `detect` found AVX2 on this CPU.
-            return unsafe { holds_avx2::<T, B>(outer, points) };
-        }
-        B::holds_points(outer, points)
-    }
-}
-
-/// [`Enclose::holds_points`] compiled with AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn holds_avx2<T: Real, B: Enclose<T>>(outer: &B::Wide, points: Points<'_, T>) -> bool {
-    B::holds_points(outer, points)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::enclose::wide;
+    use crate::archive::enclose::{Enclose, wide};
     use ccd_bv::{Aabb, Obb, Rss, Sphere};
 
     /// Corners scattered around a volume and on its boundary, so that both answers occur.
@@ -135,8 +86,8 @@ mod tests {
             .collect()
     }
 
-    /// The run test, in whichever copy this CPU selects, answers as the point test applied to every corner,
-    /// for every run length (vector bodies and remainders) and every volume type.
+    /// The run test answers as the point test applied to every corner, for every run length (vector bodies
+    /// and remainders) and every volume type.
     fn agrees<B: Enclose<f64>>(bv: B, center: [f64; 3], reach: f64) {
         let outer = bv.widen();
         let pts = corners(center, reach, 64);
@@ -156,7 +107,6 @@ mod tests {
                 let expected = pts[start..end]
                     .iter()
                     .all(|p| B::holds_point(&outer, wide(p)));
-                assert_eq!(RunTest::detect().holds::<f64, B>(&outer, run), expected);
                 assert_eq!(B::holds_points(&outer, run), expected);
                 if expected {
                     accepted += 1

@@ -148,7 +148,7 @@ fn verify_tree<T: Real, B>(
 /// second child's, and more than `leaf_size` of them. Requires the checks of
 /// [`verify_tree`]'s first pass (children after parents, in bounds). Returns
 /// every node's face slots (its subtree's faces).
-fn verify_spans<T: Real, B>(
+pub(crate) fn verify_spans<T: Real, B>(
     nodes: &[Node<T, B>],
     leaf_size: usize,
 ) -> Result<Vec<Range<usize>>, FileError> {
