@@ -6,11 +6,11 @@
 //! ([`Corners`]), so the vertices of any subtree are one contiguous run of corners. Nodes are split by the size
 //! of that run:
 //! - a *small* node (at most [`SMALL`] faces; every leaf is small) has every corner of its run tested against
-//!   its volume ([`Enclose::holds_points`]: [`Enclose::holds_point`] on each). Fitted trees are not nested: a child's volume,
-//!   turned against its parent's, pokes out at its corners although every triangle lies in both, and at these
-//!   sizes a descendant's volume is almost never certainly inside its ancestor's (OBB trees of a 327,680-triangle
-//!   icosphere: 66 of 557,121 tries succeed for ancestors of 2 to 15 faces, 2% for 16 to 31), so volume tests
-//!   would only add work;
+//!   its volume ([`Enclose::holds_points`]: [`Enclose::holds_point`] on each). Fitted trees are not nested: a
+//!   child's volume, turned against its parent's, pokes out at its corners although every triangle lies in
+//!   both, and at these sizes a descendant's volume is almost never certainly inside its ancestor's (OBB trees
+//!   of a 327,680-triangle icosphere: 66 of 557,121 tries succeed for ancestors of 2 to 15 faces, 2% for 16 to
+//!   31), so volume tests would only add work;
 //! - a *large* node `P` has its subtree searched from its children, level by level: a large node whose volume
 //!   lies certainly inside `P`'s ([`Enclose::holds`]) closes its whole subtree; otherwise its children are
 //!   queued, and a small node reached has the corners of its run tested against `P`.
