@@ -3,7 +3,9 @@
 
 use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
 use ccd_bvh::archive::{CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC, payload_checksum};
-use ccd_bvh::{BuildMethod, BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, ScalarKind};
+use ccd_bvh::{
+    BuildMethod, BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, NodeKind, ScalarKind,
+};
 use ccd_testkit::{Mesh, SplitMix64, icosphere, latlong, random_soup, sprinkle_degenerate};
 
 /// Bytes copied to a 16-byte-aligned buffer, as a mapped file would be.
@@ -426,4 +428,144 @@ fn malformed_volumes_are_refused() {
     let a = Aligned::new(&neg);
     let e = BvhView::<f64, Sphere<f64>>::from_bytes(a.bytes()).unwrap_err();
     assert!(e.to_string().contains("negative size"), "{e}");
+}
+
+/// Every node's face slots (its subtree's faces), computed from the tree.
+fn node_slots<T: Real, B>(nodes: &[ccd_bvh::Node<T, B>]) -> Vec<std::ops::Range<usize>> {
+    let mut slots = vec![0..0; nodes.len()];
+    for i in (0..nodes.len()).rev() {
+        slots[i] = match nodes[i].kind() {
+            NodeKind::Leaf { faces } => faces,
+            NodeKind::Internal { first_child: c } => slots[c].start..slots[c + 1].end,
+        };
+    }
+    slots
+}
+
+/// How far `p` lies outside the box `b` (its largest `|a_j·(p − c)| − h_j`; negative inside), in `f64`.
+fn excess(b: &Obb<f64>, p: [f64; 3]) -> f64 {
+    let d: [f64; 3] = std::array::from_fn(|k| p[k] - b.center[k]);
+    (0..3)
+        .map(|j| (0..3).map(|k| b.rot[j][k] * d[k]).sum::<f64>().abs() - b.half[j])
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The verdict brute force expects for an edited file of `nodes`, `faces` and `vertices`: `Some(false)` if a
+/// corner of some node's faces lies clearly outside the node's box, `Some(true)` if every corner that the edit
+/// moved (`moved`) lies clearly inside every box around it and no box was edited, `None` if too close to call.
+/// Also returns the face counts of the nodes a corner escapes.
+fn brute_force(
+    nodes: &[ccd_bvh::Node<f64, Obb<f64>>],
+    faces: &[ccd_bvh::Face],
+    vertices: &[[f64; 3]],
+    moved: Option<u32>,
+) -> (Option<bool>, Vec<usize>) {
+    const CLEAR: f64 = 1e-9;
+    let mut escaped = Vec::new();
+    let mut close = false;
+    for (node, slots) in nodes.iter().zip(node_slots(nodes)) {
+        let len = slots.len();
+        let worst = faces[slots]
+            .iter()
+            .flat_map(|f| f.vertices)
+            .filter(|&v| moved.is_none_or(|m| m == v))
+            .map(|v| excess(&node.bv, vertices[v as usize]))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if worst > CLEAR {
+            escaped.push(len);
+        } else if worst > -CLEAR {
+            close = true;
+        }
+    }
+    let verdict = if !escaped.is_empty() {
+        Some(false)
+    } else if close || moved.is_none() {
+        None
+    } else {
+        Some(true)
+    };
+    (verdict, escaped)
+}
+
+/// The containment proof of a validated open refuses exactly the files in which brute force (every corner of
+/// every node's faces against the node's box) finds a vertex outside a volume: one vertex moved in a random
+/// direction by 1e-7 to 1e-2, or one node's box shrunk, moved or grown, for leaves, small internal nodes
+/// (tested vertex by vertex) and large ones (searched through nested volumes). Grown boxes must pass.
+#[test]
+fn the_containment_proof_agrees_with_brute_force() {
+    let mesh = icosphere(3, 1.0);
+    let bvh = tree::<f64, Obb<f64>>(&mesh, &BuildOptions::default());
+    let (nodes, faces) = (bvh.nodes(), bvh.faces());
+    let bytes = bvh.to_bytes().unwrap();
+    let verdict = |b: &[u8]| match BvhView::<f64, Obb<f64>>::from_bytes(Aligned::new(b).bytes()) {
+        Ok(_) => true,
+        Err(FileError::Corrupt(msg)) if msg.contains("does not contain") => false,
+        Err(e) => panic!("unexpected error {e}"),
+    };
+    let mut rng = SplitMix64::new(12);
+    // (refused with a small node escaped, refused with only large nodes escaped, accepted)
+    let (mut small, mut large, mut accepted) = (0, 0, 0);
+    let mut tally = |expected: Option<bool>, escaped: &[usize], got: bool| {
+        if let Some(e) = expected {
+            assert_eq!(got, e, "escaped nodes of sizes {escaped:?}");
+            match (got, escaped.iter().min()) {
+                (true, _) => accepted += 1,
+                (false, Some(&m)) if m <= 16 => small += 1,
+                (false, _) => large += 1,
+            }
+        }
+    };
+    for _ in 0..120 {
+        let v = (rng.next_u64() % mesh.vertices.len() as u64) as u32;
+        let size = 10f64.powf(-7.0 + 5.0 * rng.next_f64());
+        let mut vertices = bvh.vertices().to_vec();
+        let old = vertices[v as usize];
+        vertices[v as usize] =
+            std::array::from_fn(|k| old[k] + size * (2.0 * rng.next_f64() - 1.0));
+        let (expected, escaped) = brute_force(nodes, faces, &vertices, Some(v));
+        // The vertex block is the archive's last, and an axis of a box can equal a vertex of the unit sphere.
+        let mut b = bytes.clone();
+        let at = b
+            .windows(24)
+            .rposition(|w| w == bytemuck::bytes_of(&old))
+            .unwrap();
+        b[at..at + 24].copy_from_slice(bytemuck::bytes_of(&vertices[v as usize]));
+        reseal(&mut b);
+        tally(expected, &escaped, verdict(&b));
+    }
+    let slots = node_slots(nodes);
+    for (i, node) in nodes.iter().enumerate() {
+        // Every large node, every small internal node of 8 or more faces, one leaf in 16.
+        if !(slots[i].len() >= 8 || i % 16 == 0) {
+            continue;
+        }
+        let axis = i % 3;
+        for edit in 0..3 {
+            let mut bv = node.bv;
+            match edit {
+                0 => bv.half[axis] *= 0.999,
+                1 => bv.center = std::array::from_fn(|k| bv.center[k] + 1e-4 * bv.rot[axis][k]),
+                _ => bv.half[axis] *= 1.01,
+            }
+            let mut edited = nodes.to_vec();
+            edited[i].bv = bv;
+            let (mut expected, escaped) = brute_force(&edited, faces, bvh.vertices(), None);
+            if edit == 2 {
+                // Growing a box keeps every corner inside it; nothing else changed.
+                assert!(escaped.is_empty());
+                expected = Some(true);
+            }
+            let mut b = bytes.clone();
+            patch(
+                &mut b,
+                bytemuck::bytes_of(&node.bv),
+                bytemuck::bytes_of(&bv),
+            );
+            tally(expected, &escaped, verdict(&b));
+        }
+    }
+    assert!(
+        small > 50 && large > 20 && accepted > 100,
+        "{small} {large} {accepted}"
+    );
 }

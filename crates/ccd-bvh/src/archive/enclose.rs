@@ -22,12 +22,17 @@
 //! (it is only a shortcut: validation then tests the inner volume's children, and finally its vertices), but
 //! `true` only where every point the inner volume's own tests accept lies in the outer one.
 //!
+//! [`Enclose::holds_points`] is [`Enclose::holds_point`] on every point of a run, the same expressions, so it
+//! accepts exactly the runs whose every point the point test accepts.
+//!
 //! The outer volume of a test is [`Enclose::Wide`]: its parameters widened to `f64` once, with the constants of
 //! its tests (the OBB's `2.0156 ε ‖h‖₂`, the RSS's axis defect) computed once, so a validation that tests many
 //! volumes and vertices against one node evaluates the same expressions as above without repeating them. The
 //! inner volume's axis defect is passed in, measured once per node by [`Enclose::defect`].
 
 use ccd_bv::{Aabb, BoundingVolume, Obb, Real, Rss, Sphere};
+
+use super::corners::Points;
 
 const EPS: f64 = f64::EPSILON;
 
@@ -47,8 +52,18 @@ pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
     /// The volume as the outer side of tests.
     fn widen(&self) -> Self::Wide;
 
-    /// Whether `p` certainly lies in the volume `outer` (module docs).
-    fn holds_point(outer: &Self::Wide, p: &[T; 3]) -> bool;
+    /// Whether `p` (a vertex of the file, widened exactly) certainly lies in the volume `outer` (module docs).
+    fn holds_point(outer: &Self::Wide, p: [f64; 3]) -> bool;
+
+    /// Whether every point of `points` (widened exactly) passes [`Enclose::holds_point`]: that test on each,
+    /// combined without branches so that the compiler evaluates it on several points per instruction.
+    #[inline(always)]
+    fn holds_points(outer: &Self::Wide, points: Points<'_, T>) -> bool {
+        let Points { xs, ys, zs } = points;
+        xs.iter().zip(ys).zip(zs).fold(true, |ok, ((&x, &y), &z)| {
+            ok & Self::holds_point(outer, wide(&[x, y, z]))
+        })
+    }
 
     /// `true` only if `inner`, of axis defect `inner_defect` ([`Enclose::defect`]), certainly lies in `outer`;
     /// may be `false` for volumes that do.
@@ -60,7 +75,9 @@ pub(crate) fn max_defect<T: Real>() -> f64 {
     T::SAT_GUARD.to_f64_exact() / 8.0
 }
 
-fn wide<T: Real>(v: &[T; 3]) -> [f64; 3] {
+/// `v` widened exactly to `f64`.
+#[inline(always)]
+pub(crate) fn wide<T: Real>(v: &[T; 3]) -> [f64; 3] {
     v.map(T::to_f64_exact)
 }
 
@@ -109,9 +126,10 @@ impl<T: Real> Enclose<T> for Sphere<T> {
         }
     }
 
-    fn holds_point(outer: &WideSphere, p: &[T; 3]) -> bool {
+    #[inline(always)]
+    fn holds_point(outer: &WideSphere, p: [f64; 3]) -> bool {
         // fl(‖d‖²) ≥ ‖d‖²(1 − 2.5ε) and fl(t²) ≤ t²(1 + ε/2), so acceptance gives ‖d‖ ≤ t(1 + 1.6ε) ≤ r.
-        let d = sub(wide(p), outer.c);
+        let d = sub(p, outer.c);
         dot(d, d) <= outer.t * outer.t
     }
 
@@ -140,9 +158,10 @@ impl<T: Real> Enclose<T> for Aabb<T> {
         }
     }
 
-    fn holds_point(outer: &WideAabb, p: &[T; 3]) -> bool {
+    #[inline(always)]
+    fn holds_point(outer: &WideAabb, p: [f64; 3]) -> bool {
         // |fl(d)| ≥ |d|(1 − ε/2) and the difference h − |fl(d)| is rounded by at most ε/2 of h.
-        let (c, h, p) = (outer.c, outer.h, wide(p));
+        let (c, h) = (outer.c, outer.h);
         let ok = |i: usize| h[i] - (p[i] - c[i]).abs() >= 2.0 * EPS * h[i];
         ok(0) & ok(1) & ok(2)
     }
@@ -184,12 +203,13 @@ impl<T: Real> Enclose<T> for Obb<T> {
         }
     }
 
-    fn holds_point(outer: &WideObb, p: &[T; 3]) -> bool {
+    #[inline(always)]
+    fn holds_point(outer: &WideObb, p: [f64; 3]) -> bool {
         // The error of fl(a_j·d) is at most (γ₃ + ε/2)·Σ|a_jk||d_k| ≤ 2ε(1 + γ)‖d‖₂, and an accepted point has
         // ‖d‖₂ ≤ ‖h‖₂(1 + γ) for axes of defect γ ≤ max_defect; 2.0156 covers both factors and the rounding of
         // ‖h‖₂ and of h_j − |a_j·d| (Sterbenz: exact where it matters).
         let WideObb { c, h, a, tau } = *outer;
-        let d = sub(wide(p), c);
+        let d = sub(p, c);
         let ok = |j: usize| h[j] - dot(a[j], d).abs() >= tau;
         ok(0) & ok(1) & ok(2)
     }
@@ -254,8 +274,8 @@ impl<T: Real> Enclose<T> for Rss<T> {
         }
     }
 
-    fn holds_point(outer: &WideRss, p: &[T; 3]) -> bool {
-        let p = wide(p);
+    #[inline(always)]
+    fn holds_point(outer: &WideRss, p: [f64; 3]) -> bool {
         let reach = outer.r + outer.eps16 * (l1(sub(p, outer.c)) + outer.r);
         rect_dist2(outer.local(p), outer.h) <= reach * reach
     }

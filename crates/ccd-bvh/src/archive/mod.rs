@@ -61,6 +61,7 @@
 
 mod cast;
 mod checksum;
+mod corners;
 mod enclose;
 mod header;
 mod image;

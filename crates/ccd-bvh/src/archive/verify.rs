@@ -5,6 +5,8 @@
 //! the tree, and every volume contains its subtree's triangles
 //! ([`soundness`](super::soundness)).
 
+use std::ops::Range;
+
 use ccd_bv::{BoundingVolume, Real};
 use rayon::prelude::*;
 
@@ -65,7 +67,7 @@ fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), File
             )
         },
     );
-    tree?;
+    let spans = tree?;
     face_refs?;
     if !vertices_in_range {
         let culprit = crate::build::check_vertices(vertices)
@@ -78,19 +80,20 @@ fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), File
             "bounding volume with a non-finite parameter or a negative size",
         ));
     }
-    verify_containment(nodes, faces, vertices)
+    verify_containment(nodes, faces, vertices, &spans)
 }
 
 /// Children after their parent and in bounds, one parent per non-root node,
 /// leaves covering every face exactly once, every node's faces contiguous
 /// (its children's ranges adjacent), and the header's build fields matching:
 /// leaves within the leaf size, internal nodes above it (the builder splits
-/// exactly those), and the recorded depth.
+/// exactly those), and the recorded depth. Returns every node's face slots
+/// ([`verify_spans`]).
 fn verify_tree<T: Real, B>(
     nodes: &[Node<T, B>],
     face_count: usize,
     info: &FileInfo,
-) -> Result<(), FileError> {
+) -> Result<Vec<Range<usize>>, FileError> {
     let n = nodes.len();
     let leaf_size = info.options.leaf_size as usize;
     let mut has_parent = vec![false; n];
@@ -143,16 +146,20 @@ fn verify_tree<T: Real, B>(
 
 /// Every internal node's faces are its first child's followed by its
 /// second child's, and more than `leaf_size` of them. Requires the checks of
-/// [`verify_tree`]'s first pass (children after parents, in bounds).
-fn verify_spans<T: Real, B>(nodes: &[Node<T, B>], leaf_size: usize) -> Result<(), FileError> {
-    let mut span = vec![(0usize, 0usize); nodes.len()];
+/// [`verify_tree`]'s first pass (children after parents, in bounds). Returns
+/// every node's face slots (its subtree's faces).
+pub(crate) fn verify_spans<T: Real, B>(
+    nodes: &[Node<T, B>],
+    leaf_size: usize,
+) -> Result<Vec<Range<usize>>, FileError> {
+    let mut span = vec![0..0; nodes.len()];
     for (i, node) in nodes.iter().enumerate().rev() {
         span[i] = if node.is_leaf() {
-            let r = node.leaf_faces();
-            (r.start, r.end)
+            node.leaf_faces()
         } else {
             let c = node.first_child();
-            let ((a, b), (b2, e)) = (span[c], span[c + 1]);
+            let (Range { start: a, end: b }, Range { start: b2, end: e }) =
+                (span[c].clone(), span[c + 1].clone());
             if b != b2 {
                 return Err(corrupt(format!(
                     "node {i}: its children's faces {a}..{b} and {b2}..{e} are not adjacent"
@@ -164,10 +171,10 @@ fn verify_spans<T: Real, B>(nodes: &[Node<T, B>], leaf_size: usize) -> Result<()
                     e - a
                 )));
             }
-            (a, e)
+            a..e
         };
     }
-    Ok(())
+    Ok(span)
 }
 
 /// Vertex indices in bounds and ids a permutation of `0..faces`.

@@ -1,0 +1,162 @@
+//! The vertices of a file's faces in face-slot order, three per face (the triangle's corners) and stored by
+//! coordinate, so that the containment proof tests the vertices of a node's faces (contiguous slots) as one
+//! contiguous run ([`Enclose::holds_points`]), several corners per instruction.
+
+use std::ops::Range;
+
+use ccd_bv::Real;
+use rayon::prelude::*;
+
+use crate::Face;
+
+/// Corners by coordinate: the `k`-th is `(xs[k], ys[k], zs[k])`, in the file's scalar type.
+#[derive(Clone, Copy)]
+pub(crate) struct Points<'a, T> {
+    pub(crate) xs: &'a [T],
+    pub(crate) ys: &'a [T],
+    pub(crate) zs: &'a [T],
+}
+
+impl<T: Real> Points<'_, T> {
+    /// The `k`-th corner.
+    pub(crate) fn get(&self, k: usize) -> [T; 3] {
+        [self.xs[k], self.ys[k], self.zs[k]]
+    }
+
+    /// The number of corners.
+    pub(crate) fn len(&self) -> usize {
+        self.xs.len()
+    }
+}
+
+/// The corners of every face, in slot order.
+pub(crate) struct Corners<T> {
+    xs: Vec<T>,
+    ys: Vec<T>,
+    zs: Vec<T>,
+}
+
+impl<T: Real> Corners<T> {
+    /// Gathers the corners of `faces` (vertex indices in bounds), in parallel.
+    pub(crate) fn of(faces: &[Face], vertices: &[[T; 3]]) -> Self {
+        const CHUNK: usize = 4096;
+        let n = 3 * faces.len();
+        let (mut xs, mut ys, mut zs) = (vec![T::zero(); n], vec![T::zero(); n], vec![T::zero(); n]);
+        xs.par_chunks_mut(3 * CHUNK)
+            .zip(ys.par_chunks_mut(3 * CHUNK))
+            .zip(zs.par_chunks_mut(3 * CHUNK))
+            .zip(faces.par_chunks(CHUNK))
+            .for_each(|(((xs, ys), zs), faces)| {
+                let corners = faces.iter().flat_map(|f| f.vertices);
+                for (k, v) in corners.enumerate() {
+                    [xs[k], ys[k], zs[k]] = vertices[v as usize];
+                }
+            });
+        Corners { xs, ys, zs }
+    }
+
+    /// The corners of the faces in `slots`, three per face in slot order.
+    pub(crate) fn of_slots(&self, slots: Range<usize>) -> Points<'_, T> {
+        let r = 3 * slots.start..3 * slots.end;
+        Points {
+            xs: &self.xs[r.clone()],
+            ys: &self.ys[r.clone()],
+            zs: &self.zs[r],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::enclose::{Enclose, wide};
+    use ccd_bv::{Aabb, Obb, Rss, Sphere};
+
+    /// Corners scattered around a volume and on its boundary, so that both answers occur.
+    fn corners(center: [f64; 3], reach: f64, n: usize) -> Vec<[f64; 3]> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        (0..n)
+            .map(|_| std::array::from_fn(|k| center[k] + reach * next()))
+            .collect()
+    }
+
+    /// The run test answers as the point test applied to every corner, for every run length (vector bodies
+    /// and remainders) and every volume type.
+    fn agrees<B: Enclose<f64>>(bv: B, center: [f64; 3], reach: f64) {
+        let outer = bv.widen();
+        let pts = corners(center, reach, 64);
+        let (xs, ys, zs): (Vec<f64>, Vec<f64>, Vec<f64>) = (
+            pts.iter().map(|p| p[0]).collect(),
+            pts.iter().map(|p| p[1]).collect(),
+            pts.iter().map(|p| p[2]).collect(),
+        );
+        let (mut accepted, mut refused) = (0, 0);
+        for start in 0..pts.len() {
+            for end in start..=pts.len().min(start + 19) {
+                let run = Points {
+                    xs: &xs[start..end],
+                    ys: &ys[start..end],
+                    zs: &zs[start..end],
+                };
+                let expected = pts[start..end]
+                    .iter()
+                    .all(|p| B::holds_point(&outer, wide(p)));
+                assert_eq!(B::holds_points(&outer, run), expected);
+                if expected {
+                    accepted += 1
+                } else {
+                    refused += 1
+                }
+            }
+        }
+        assert!(accepted > 0 && refused > 0, "{accepted} {refused}");
+    }
+
+    #[test]
+    fn run_tests_agree_with_point_tests() {
+        let c = [0.3, -0.2, 0.5];
+        agrees(
+            Sphere {
+                center: c,
+                radius: 0.8,
+            },
+            c,
+            0.6,
+        );
+        agrees(
+            Aabb {
+                center: c,
+                half: [0.5, 0.2, 0.4],
+            },
+            c,
+            0.5,
+        );
+        let (s, k) = (0.6f64.sin(), 0.6f64.cos());
+        let rot = [[k, s, 0.0], [-s, k, 0.0], [0.0, 0.0, 1.0]];
+        agrees(
+            Obb {
+                center: c,
+                half: [0.5, 0.2, 0.4],
+                rot,
+            },
+            c,
+            0.5,
+        );
+        agrees(
+            Rss {
+                center: c,
+                half: [0.5, 0.2],
+                radius: 0.1,
+                rot,
+            },
+            c,
+            0.6,
+        );
+    }
+}
