@@ -7,7 +7,7 @@ use std::ops::Range;
 use ccd_bv::Real;
 use rayon::prelude::*;
 
-use crate::Face;
+use crate::{Face, FileError};
 
 /// Corners by coordinate: the `k`-th is `(xs[k], ys[k], zs[k])`, in the file's scalar type.
 #[derive(Clone, Copy)]
@@ -29,6 +29,18 @@ impl<T: Real> Points<'_, T> {
     }
 }
 
+/// `n` zeros, or a typed error where they cannot be allocated.
+fn zeroed<T: Real>(n: usize) -> Result<Vec<T>, FileError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        FileError::Invalid(format!(
+            "not enough memory to verify the file ({n} triangle corners)"
+        ))
+    })?;
+    v.resize(n, T::zero());
+    Ok(v)
+}
+
 /// The corners of every face, in slot order.
 pub(crate) struct Corners<T> {
     xs: Vec<T>,
@@ -38,10 +50,14 @@ pub(crate) struct Corners<T> {
 
 impl<T: Real> Corners<T> {
     /// Gathers the corners of `faces` (vertex indices in bounds), in parallel.
-    pub(crate) fn of(faces: &[Face], vertices: &[[T; 3]]) -> Self {
+    ///
+    /// # Errors
+    /// [`FileError::Invalid`] if the memory for them (`9·size_of::<T>()` bytes per face) cannot be
+    /// allocated: a typed refusal, not an abort.
+    pub(crate) fn of(faces: &[Face], vertices: &[[T; 3]]) -> Result<Self, FileError> {
         const CHUNK: usize = 4096;
         let n = 3 * faces.len();
-        let (mut xs, mut ys, mut zs) = (vec![T::zero(); n], vec![T::zero(); n], vec![T::zero(); n]);
+        let (mut xs, mut ys, mut zs) = (zeroed(n)?, zeroed(n)?, zeroed(n)?);
         xs.par_chunks_mut(3 * CHUNK)
             .zip(ys.par_chunks_mut(3 * CHUNK))
             .zip(zs.par_chunks_mut(3 * CHUNK))
@@ -52,7 +68,7 @@ impl<T: Real> Corners<T> {
                     [xs[k], ys[k], zs[k]] = vertices[v as usize];
                 }
             });
-        Corners { xs, ys, zs }
+        Ok(Corners { xs, ys, zs })
     }
 
     /// The corners of the faces in `slots`, three per face in slot order.
@@ -69,6 +85,17 @@ impl<T: Real> Corners<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A buffer that cannot be allocated is a typed refusal naming its size, not an abort.
+    #[test]
+    fn unallocatable_corners_are_a_typed_error() {
+        let n = usize::MAX / 16;
+        match zeroed::<f64>(n) {
+            Err(FileError::Invalid(m)) => assert!(m.contains(&n.to_string()), "{m}"),
+            other => panic!("{:?}", other.map(|v| v.len())),
+        }
+        assert_eq!(zeroed::<f32>(5).unwrap(), vec![0.0; 5]);
+    }
     use crate::archive::enclose::{Enclose, wide};
     use ccd_bv::{Aabb, Obb, Rss, Sphere};
 

@@ -64,7 +64,7 @@ pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
         nodes,
         faces,
         spans,
-        corners: Corners::of(faces, vertices),
+        corners: Corners::of(faces, vertices)?,
     };
     let avx2 = has_avx2();
     (0..nodes.len().div_ceil(CHUNK))
@@ -257,7 +257,7 @@ mod tests {
                 nodes,
                 faces,
                 spans: &spans,
-                corners: Corners::of(faces, &vertices),
+                corners: Corners::of(faces, &vertices).expect("memory for the corners"),
             };
             let plain = verdicts(&proof, false);
             if has_avx2() {
