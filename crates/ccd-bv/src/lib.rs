@@ -25,6 +25,8 @@ pub mod fit;
 pub mod lower_bound;
 pub mod moving;
 mod obb;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod obb_sse2;
 mod pose;
 pub mod profile;
 mod rect;

@@ -36,6 +36,8 @@
 //! an `E` at least every pair's own, so the OBB and RSS bounds skip measuring the scale and the frames of each
 //! pair; the bounds stay certified and are looser only by the ratio of the largest scale to the pair's.
 
+use std::any::TypeId;
+
 use ccd_interval::bound_down;
 use nalgebra::Vector3;
 
@@ -262,6 +264,21 @@ pub(crate) fn obb_lower_bound_lanes<T: Real, const N: usize>(
     b: [&Obb<T>; N],
     moved: &MoveRounding<T>,
 ) -> [T; N] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let (2, Some(e)) = (N, moved.allowance)
+        && TypeId::of::<T>() == TypeId::of::<f64>()
+    {
+        // `T` is `f64`: the casts are identities, and the SSE2 copy computes the same formula bit for bit.
+        let lb = crate::obb_sse2::obb_lower_bound_pair(
+            [f64_box(a[0]), f64_box(a[1])],
+            [f64_box(b[0]), f64_box(b[1])],
+            e.to_f64_exact(),
+        );
+        let mut out = [T::zero(); N];
+        out[0] = T::lit(lb[0]);
+        out[1] = T::lit(lb[1]);
+        return out;
+    }
     let axes = |v: [&Obb<T>; N]| {
         [
             gather(v, |o| &o.rot[0]),
@@ -290,26 +307,34 @@ pub(crate) fn obb_lower_bound_lanes<T: Real, const N: usize>(
         Some(e) => (Lanes::splat(e), [true; N]),
         None => measured_allowance([&xa, &xb], [&ca, &cb], [&ha, &hb], moved),
     };
-    let finish = |best: Lanes<T, N>| {
-        let mut out = [T::zero(); N];
-        for (k, o) in out.iter_mut().enumerate() {
-            if ok[k] {
-                *o = less_allowance(best.0[k], e.0[k]);
-            }
-        }
-        out
-    };
+    // Branch-free lane by lane, so that the whole bound stays in SIMD registers: a NaN gap is skipped by
+    // `larger` (the other axes still bound the distance), and `raw − E` rounded down and clamped at 0 is
+    // [`less_allowance`] written as a select.
     let mut best = Lanes::splat(T::zero());
     for i in 0..3 {
         let rhs = ha[i] + hb[0] * f[i][0] + hb[1] * f[i][1] + hb[2] * f[i][2];
-        best = best.max(t[i].abs() - rhs);
+        best = best.larger(t[i].abs() - rhs);
     }
     for j in 0..3 {
         let lhs = (t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j]).abs();
         let rhs = hb[j] + ha[0] * f[0][j] + ha[1] * f[1][j] + ha[2] * f[2][j];
-        best = best.max(lhs - rhs);
+        best = best.larger(lhs - rhs);
     }
-    finish(best)
+    let lb = (best - e).positive_or_zero() * Lanes::splat(T::one() - T::lit(8.0) * T::EPSILON);
+    let mut out = lb.0;
+    for (o, ok) in out.iter_mut().zip(ok) {
+        if !ok {
+            *o = T::zero();
+        }
+    }
+    out
+}
+
+/// `o` as an `Obb<f64>`: the identity where `T` is `f64` (the only use); panics otherwise (bytemuck's size check).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn f64_box<T: Real>(o: &Obb<T>) -> &Obb<f64> {
+    bytemuck::cast_ref(o)
 }
 
 /// The allowance `E` of [`obb_lower_bound_lanes`] measured on each lane's own pair ([module](self)): the scale of

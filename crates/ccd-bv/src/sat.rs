@@ -127,10 +127,21 @@ impl<T: Real, const N: usize> Lanes<T, N> {
         self
     }
 
-    /// Lane-wise `max(self, rhs)` (`rhs` where `self` is NaN, as [`f64::max`]).
+    /// Lane-wise `rhs` where `rhs > self`, else `self` (so a NaN `rhs` is skipped): one `maxpd` per pair of
+    /// lanes, where `f64::max`'s NaN rule needs a blend.
     #[inline(always)]
-    pub(crate) fn max(self, rhs: Self) -> Self {
-        self.zip(rhs, |x, y| x.max(y))
+    pub(crate) fn larger(self, rhs: Self) -> Self {
+        self.zip(rhs, |x, y| if y > x { y } else { x })
+    }
+
+    /// Lane-wise `x` where `x > 0`, else 0 (NaN gives 0).
+    #[inline(always)]
+    pub(crate) fn positive_or_zero(mut self) -> Self {
+        for k in 0..N {
+            let x = self.0[k];
+            self.0[k] = if x > T::zero() { x } else { T::zero() };
+        }
+        self
     }
 
     /// Lane-wise `self > rhs` (false where either is NaN).
