@@ -54,18 +54,18 @@ struct Proof<'a, T: Real, B> {
 }
 
 /// Proves that every node's volume contains its subtree's triangles (module docs). Requires a verified tree
-/// (indices in bounds, children after parents, vertex indices in bounds) and every node's face slots `spans`.
+/// (indices in bounds, children after parents), every node's face slots `spans` and the faces' `corners`.
 pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
     nodes: &[Node<T, B>],
     faces: &[Face],
-    vertices: &[[T; 3]],
+    corners: Corners<T>,
     spans: &Spans,
 ) -> Result<(), FileError> {
     let proof = Proof {
         nodes,
         faces,
         spans,
-        corners: Corners::of(faces, vertices)?,
+        corners,
     };
     let avx2 = has_avx2();
     (0..nodes.len().div_ceil(CHUNK))

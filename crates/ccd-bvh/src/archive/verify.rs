@@ -8,6 +8,7 @@
 use ccd_bv::{BoundingVolume, Real};
 
 use super::cast::{cast_nodes, cast_plain};
+use super::corners::Corners;
 use super::enclose::Enclose;
 use super::header::Sections;
 use super::soundness::verify_containment;
@@ -46,26 +47,28 @@ fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), File
     if nodes.is_empty() || faces.is_empty() || vertices.is_empty() {
         return Err(corrupt("empty node, face or vertex block"));
     }
-    // The three checks read disjoint data; run them side by side (the tree walk is parallel itself).
+    // The tree walk (parallel itself) runs beside the checks of the faces and vertices, followed by the
+    // gathering of the corners for the containment proof (which needs the vertex indices in bounds).
     let leaf_size = s.info.options.leaf_size as usize;
-    let (tree, (face_refs, vertices_in_range)) = rayon::join(
+    let (tree, corners) = rayon::join(
         || walk_tree(nodes, faces.len(), leaf_size, s.info.depth),
         || {
-            rayon::join(
+            let (face_refs, vertices_in_range) = rayon::join(
                 || verify_faces(faces, vertices.len()),
                 || crate::build::check_vertices(vertices).is_ok(),
-            )
+            );
+            face_refs?;
+            if !vertices_in_range {
+                let culprit = crate::build::check_vertices(vertices)
+                    .err()
+                    .map_or_else(String::new, |e| e.to_string());
+                return Err(corrupt(format!("vertex block: {culprit}")));
+            }
+            Corners::of(faces, vertices)
         },
     );
     let spans = tree?;
-    face_refs?;
-    if !vertices_in_range {
-        let culprit = crate::build::check_vertices(vertices)
-            .err()
-            .map_or_else(String::new, |e| e.to_string());
-        return Err(corrupt(format!("vertex block: {culprit}")));
-    }
-    verify_containment(nodes, faces, vertices, &spans)
+    verify_containment(nodes, faces, corners?, &spans)
 }
 
 /// Vertex indices in bounds and ids a permutation of `0..faces`.
