@@ -114,7 +114,7 @@ pub(crate) fn walk_tree<T: Real, B: BoundingVolume<T>>(
     leaf_size: usize,
     depth: usize,
 ) -> Result<Spans, FileError> {
-    if faces > 1 << 32 {
+    if faces as u64 > 1 << 32 {
         return Err(corrupt(format!(
             "{faces} faces: more than the 2^32 ids of faces can number"
         )));
