@@ -13,7 +13,7 @@
 //! |---|---|
 //! | containment | every node's volume contains all its triangles (exactly, after rounding) |
 //! | partition | every face lies in exactly one leaf; siblings partition their parent's faces |
-//! | depth | at most 64 + ⌈log2 n⌉ levels, even on adversarial input |
+//! | depth | at most 65 + ⌈log2 n⌉ levels, even on adversarial input |
 //! | input | bad meshes are rejected with a [`BuildError`], never a panic |
 
 pub mod archive;

@@ -569,3 +569,153 @@ fn the_containment_proof_agrees_with_brute_force() {
         "{small} {large} {accepted}"
     );
 }
+
+/// A file of `mesh` (f64 AABBs built with leaf size `leaf`) with its node links replaced by `links` (the
+/// original node count), every volume set to the root's (which holds every triangle, so that only the tree
+/// checks can refuse the file) and `depth` in the header, resealed and opened validated.
+fn with_links(mesh: &Mesh, leaf: u32, links: &[u64], depth: u32) -> Result<(), FileError> {
+    let options = BuildOptions {
+        leaf_size: leaf,
+        ..BuildOptions::default()
+    };
+    let bvh = tree::<f64, Aabb<f64>>(mesh, &options);
+    let nodes = bvh.nodes();
+    assert_eq!(links.len(), nodes.len());
+    let mut bytes = bvh.to_bytes().unwrap();
+    let node = |link: u64| [bytemuck::bytes_of(&nodes[0].bv), &link.to_le_bytes()].concat();
+    let first = node(nodes[0].link());
+    let at = bytes.windows(first.len()).position(|w| w == first).unwrap();
+    for (k, &link) in links.iter().enumerate() {
+        let b = node(link);
+        bytes[at + k * b.len()..][..b.len()].copy_from_slice(&b);
+    }
+    // scalar f64 (1), AABB (1), fit (0), padding; leaf size; depth.
+    let header = |d: u32| {
+        [
+            [1u8, 1, 0, 0].as_slice(),
+            &leaf.to_le_bytes(),
+            &d.to_le_bytes(),
+        ]
+        .concat()
+    };
+    patch(
+        &mut bytes,
+        &header(bvh.stats().depth as u32),
+        &header(depth),
+    );
+    BvhView::<f64, Aabb<f64>>::from_bytes(Aligned::new(&bytes).bytes()).map(|_| ())
+}
+
+fn leaf_link(first: usize, count: usize) -> u64 {
+    ccd_bvh::Node::<f64, ()>::leaf((), first, count)
+        .unwrap()
+        .link()
+}
+
+/// The links of a chain: every internal node's first child a leaf, the leaves holding `sizes` faces from slot
+/// 0 on (`sizes.len()` levels).
+fn chain(sizes: &[usize]) -> Vec<u64> {
+    let mut links = vec![0; 2 * sizes.len() - 1];
+    let mut start = 0;
+    for (k, &s) in sizes.iter().enumerate() {
+        if k + 1 < sizes.len() {
+            links[2 * k] = 2 * k as u64 + 1;
+            links[2 * k + 1] = leaf_link(start, s);
+        } else {
+            links[2 * k] = leaf_link(start, s);
+        }
+        start += s;
+    }
+    links
+}
+
+/// Trees deeper than any build of their face count (a chain, on which the containment proof would take
+/// quadratic time) are refused before the proof, naming the header's depth; chains within the bound are
+/// verified as any tree.
+#[test]
+fn chains_deeper_than_a_build_are_refused() {
+    let mesh = icosphere(2, 1.0);
+    let faces = mesh.triangles.len();
+    let deep = chain(&vec![1; faces]);
+    // 320 faces: at most 64 + 1 + ⌈log2 320⌉ = 74 levels.
+    let e = with_links(&mesh, 1, &deep, faces as u32).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("records depth 320, more than the 74 levels"),
+        "{e}"
+    );
+    let e = with_links(&mesh, 1, &deep, 74).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("records depth 74, the tree has more levels"),
+        "{e}"
+    );
+
+    // A chain within the bound (leaves of 1 or 2 faces, leaf size 2) is accepted, and refused once its last
+    // face is in no leaf.
+    let mesh = icosphere(1, 1.0);
+    let faces = mesh.triangles.len();
+    let options = BuildOptions {
+        leaf_size: 2,
+        ..BuildOptions::default()
+    };
+    let leaves = tree::<f64, Aabb<f64>>(&mesh, &options)
+        .nodes()
+        .len()
+        .div_ceil(2);
+    let sizes = |total: usize| {
+        let mut s = vec![1; leaves];
+        s[leaves - (total - leaves)..].fill(2);
+        s
+    };
+    assert!(leaves <= 72 && faces - leaves <= leaves, "{leaves} leaves");
+    with_links(&mesh, 2, &chain(&sizes(faces)), leaves as u32).unwrap();
+    let e = with_links(&mesh, 2, &chain(&sizes(faces - 1)), leaves as u32).unwrap_err();
+    assert!(e.to_string().contains("a face is in no leaf"), "{e}");
+}
+
+/// Every tree defect is refused by the walk: a node with two parents (and so another without any), children
+/// before their parent or out of bounds, a leaf beyond the faces or above the leaf size, faces out of order.
+#[test]
+fn malformed_trees_are_refused() {
+    let mesh = icosphere(1, 1.0);
+    let bvh = tree::<f64, Aabb<f64>>(&mesh, &BuildOptions::default());
+    let (nodes, depth) = (bvh.nodes(), bvh.stats().depth as u32);
+    let links: Vec<u64> = nodes.iter().map(|n| n.link()).collect();
+    with_links(&mesh, 1, &links, depth).unwrap();
+    let n = nodes.len();
+    // An internal node below the root whose first child is internal too.
+    let internal = (1..n)
+        .find(|&i| !nodes[i].is_leaf() && !nodes[nodes[i].first_child()].is_leaf())
+        .unwrap();
+    let leaves: Vec<usize> = (0..n).filter(|&i| nodes[i].is_leaf()).collect();
+    let (first, last) = (leaves[0], leaves[leaves.len() - 1]);
+    let faces = mesh.triangles.len();
+    // A shared child is found either as a node reached twice or as the same faces twice side by side,
+    // whichever of the parallel tasks gets there first.
+    let shared = "two parents|not adjacent";
+    let edits: [(&str, Vec<(usize, u64)>); 8] = [
+        (shared, vec![(2, links[1])]),
+        (
+            shared,
+            vec![(internal, links[nodes[internal].first_child()])],
+        ),
+        ("not reachable", vec![(0, leaf_link(0, 1))]),
+        ("has children", vec![(0, n as u64 - 1)]),
+        ("has children", vec![(internal, internal as u64)]),
+        ("leaf", vec![(first, leaf_link(faces, 1))]),
+        ("leaf size", vec![(first, leaf_link(0, 2))]),
+        (
+            "not adjacent",
+            vec![(first, links[last]), (last, links[first])],
+        ),
+    ];
+    for (what, edit) in edits {
+        let mut l = links.clone();
+        for &(i, link) in &edit {
+            l[i] = link;
+        }
+        let e = with_links(&mesh, 1, &l, depth).unwrap_err().to_string();
+        assert!(what.split('|').any(|w| e.contains(w)), "{what}: {e}");
+    }
+}

@@ -35,7 +35,9 @@
 //!   (adjacent ranges);
 //! - the header's build fields against the tree: leaves within the recorded
 //!   leaf size and internal nodes above it (the builder splits exactly
-//!   those), the recorded depth equal to the tree's;
+//!   those), the recorded depth equal to the tree's and at most the
+//!   `65 + ⌈log2 faces⌉` levels a build has (deeper trees, such as chains on
+//!   which the containment proof would take quadratic time, are refused);
 //! - the faces: vertex indices in bounds, ids a permutation of `0..faces`
 //!   (each input triangle exactly once);
 //! - every volume and vertex coordinate finite, every size non-negative;
@@ -67,6 +69,7 @@ mod header;
 mod image;
 mod soundness;
 mod verify;
+mod walk;
 
 pub(crate) use header::Sections;
 pub use header::{FileInfo, ScalarKind};

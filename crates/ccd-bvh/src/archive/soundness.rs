@@ -34,6 +34,7 @@ use rayon::prelude::*;
 
 use super::corners::Corners;
 use super::enclose::{Enclose, max_defect, wide};
+use super::walk::Spans;
 use crate::{Face, FileError, Node};
 
 /// The most faces of a node whose corners are tested directly (at least the largest leaf).
@@ -48,23 +49,23 @@ const CHUNK: usize = 256;
 struct Proof<'a, T: Real, B> {
     nodes: &'a [Node<T, B>],
     faces: &'a [Face],
-    spans: &'a [Range<usize>],
+    spans: &'a Spans,
     corners: Corners<T>,
 }
 
 /// Proves that every node's volume contains its subtree's triangles (module docs). Requires a verified tree
-/// (indices in bounds, children after parents, vertex indices in bounds) and every node's face slots `spans`.
+/// (indices in bounds, children after parents), every node's face slots `spans` and the faces' `corners`.
 pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
     nodes: &[Node<T, B>],
     faces: &[Face],
-    vertices: &[[T; 3]],
-    spans: &[Range<usize>],
+    corners: Corners<T>,
+    spans: &Spans,
 ) -> Result<(), FileError> {
     let proof = Proof {
         nodes,
         faces,
         spans,
-        corners: Corners::of(faces, vertices)?,
+        corners,
     };
     let avx2 = has_avx2();
     (0..nodes.len().div_ceil(CHUNK))
@@ -130,7 +131,7 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
 
     #[inline(always)]
     fn small(&self, i: usize) -> bool {
-        self.spans[i].len() <= SMALL
+        self.spans.len(i) <= SMALL
     }
 
     /// Node `i` as the outer side of tests: its axes checked, then widened.
@@ -150,7 +151,7 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     /// first face with a corner refused.
     #[inline(always)]
     fn test_corners(&self, p: usize, outer: &B::Wide, q: usize) -> Result<(), FileError> {
-        if B::holds_points(outer, self.corners.of_slots(self.spans[q].clone())) {
+        if B::holds_points(outer, self.corners.of_slots(self.spans.get(q))) {
             Ok(())
         } else {
             Err(self.refusal(p, outer, q))
@@ -161,13 +162,13 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     #[cold]
     #[inline(never)]
     fn refusal(&self, p: usize, outer: &B::Wide, q: usize) -> FileError {
-        let run = self.corners.of_slots(self.spans[q].clone());
+        let run = self.corners.of_slots(self.spans.get(q));
         let k = (0..run.len())
             .position(|k| !B::holds_point(outer, wide(&run.get(k))))
             .unwrap_or(0);
         FileError::Corrupt(format!(
             "node {p}: the volume does not contain triangle {} of its subtree",
-            self.faces[self.spans[q].start + k / 3].id
+            self.faces[self.spans.get(q).start + k / 3].id
         ))
     }
 
@@ -212,7 +213,7 @@ fn not_orthonormal<T: Real>(i: usize) -> FileError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::verify::verify_spans;
+    use crate::archive::walk::walk_tree;
     use crate::{BuildOptions, Bvh, Hierarchy};
     use ccd_bv::Obb;
     use ccd_testkit::{SplitMix64, icosphere};
@@ -241,7 +242,7 @@ mod tests {
         let bvh =
             Bvh::<T, Obb<T>>::build(vertices, &mesh.triangles, &BuildOptions::default()).unwrap();
         let (nodes, faces) = (bvh.nodes(), bvh.faces());
-        let spans = verify_spans(nodes, 1).unwrap();
+        let spans = walk_tree(nodes, faces.len(), 1, bvh.stats().depth).unwrap();
         let mut rng = SplitMix64::new(7);
         let (mut accepted, mut refused) = (0, 0);
         for trial in 0..60 {

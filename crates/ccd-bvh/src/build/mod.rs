@@ -18,7 +18,7 @@ use crate::{BuildError, Face};
 /// ones at the median, which bounds the depth (and the recursion) by
 /// `MEAN_SPLIT_DEPTH + log2(n)` even on adversarial inputs where mean splits
 /// peel off one triangle at a time.
-const MEAN_SPLIT_DEPTH: u32 = 64;
+pub(crate) const MEAN_SPLIT_DEPTH: u32 = 64;
 
 /// A subtree before flattening: faces are already in their final order, and
 /// `start` is the offset of the subtree's first face in the face array.

@@ -1,0 +1,282 @@
+//! The structural check of a file's tree: one walk from the root, in parallel over subtrees, that checks every
+//! node it reaches and computes every node's face slots ([`Spans`]).
+//!
+//! The walk descends from the root to every child it is told of, checking as it goes:
+//! - an internal node's children lie after it and in bounds (so every path is strictly increasing and ends);
+//! - a leaf's faces lie in `0..faces` and are at most the recorded leaf size;
+//! - an internal node's faces are its first child's followed by its second child's (adjacent), and more than
+//!   the recorded leaf size (the builder splits exactly those);
+//! - no node lies deeper than the header's depth, which is at most [`max_levels`]`(faces)`, the most levels a
+//!   build of that many faces has (so no walk, and no containment proof after it, runs down a hostile chain);
+//! - every volume is well formed ([`BoundingVolume::is_well_formed`]).
+//!
+//! Then it requires that it reached exactly `nodes` nodes, that the root's faces are `0..faces` and that the
+//! tree has exactly the header's depth. Together these are the tree checks of the format docs (every node but
+//! the root with exactly one parent, leaves covering every face slot exactly once):
+//! - a node reached along two paths has the same faces on both (a node's faces depend on its subtree only);
+//!   as every internal node's faces are its children's side by side, every leaf reached lies in the root's faces
+//!   once per path to it, so two paths would put the same non-empty faces twice side by side: impossible.
+//!   Hence no node is reached twice, the walk reached `nodes` distinct nodes, i.e. all of them, each from one
+//!   parent, and nodes that no reachable node names as a child do not exist;
+//! - the leaves reached tile the root's faces without overlap; being `0..faces`, every face slot is in exactly
+//!   one leaf.
+//!
+//! The walk stops as soon as it has reached more than `nodes` nodes (some node was reached twice), so a file
+//! whose children are shared, however often, costs no more than one pass over its nodes.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+use ccd_bv::{BoundingVolume, Real};
+
+use crate::{FileError, Node};
+
+/// Levels below the root whose subtrees are walked as separate parallel tasks (up to `2^PARALLEL_LEVELS`).
+const PARALLEL_LEVELS: usize = 8;
+
+/// Nodes a task reaches between two updates of the shared count.
+const BATCH: usize = 4096;
+
+/// The most levels a tree built over `faces` triangles has: nodes above depth `MEAN_SPLIT_DEPTH` are split at
+/// the mean (which may peel off one triangle), deeper ones at the median (halving), so a leaf lies at most
+/// `MEAN_SPLIT_DEPTH + ⌈log2 faces⌉` below the root.
+pub(crate) fn max_levels(faces: usize) -> usize {
+    let log2 = faces
+        .checked_next_power_of_two()
+        .map_or(usize::BITS, usize::trailing_zeros);
+    crate::build::MEAN_SPLIT_DEPTH as usize + 1 + log2 as usize
+}
+
+/// Every node's face slots, written once by the walk (atomically, as parallel tasks share the array) and read
+/// by the containment proof. A slot range `start..end` is stored as `start | (end − 1) << 32`, which holds any
+/// non-empty range of a file of at most `2^32` faces (the ids of more faces cannot be a permutation).
+pub(crate) struct Spans(Vec<AtomicU64>);
+
+impl Spans {
+    /// `n` empty spans, or a typed error where they cannot be allocated.
+    fn new(n: usize) -> Result<Self, FileError> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(n).map_err(|_| {
+            FileError::Invalid(format!("not enough memory to verify the file ({n} nodes)"))
+        })?;
+        v.extend((0..n).map(|_| AtomicU64::new(0)));
+        Ok(Spans(v))
+    }
+
+    /// The face slots of node `i`.
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> Range<usize> {
+        let w = self.0[i].load(Relaxed);
+        (w & 0xffff_ffff) as usize..(w >> 32) as usize + 1
+    }
+
+    /// The number of face slots of node `i`.
+    #[inline(always)]
+    pub(crate) fn len(&self, i: usize) -> usize {
+        let w = self.0[i].load(Relaxed);
+        (w >> 32) as usize + 1 - (w & 0xffff_ffff) as usize
+    }
+
+    fn set(&self, i: usize, r: &Range<usize>) {
+        self.0[i].store(r.start as u64 | ((r.end - 1) as u64) << 32, Relaxed);
+    }
+}
+
+fn corrupt(what: impl Into<String>) -> FileError {
+    FileError::Corrupt(what.into())
+}
+
+/// What a walk of a subtree found besides errors: its faces, its levels and whether its volumes are all well
+/// formed.
+struct Found {
+    span: Range<usize>,
+    levels: usize,
+    well_formed: bool,
+}
+
+/// A walk of one file's tree (module docs).
+struct Walk<'a, T: Real, B> {
+    nodes: &'a [Node<T, B>],
+    faces: usize,
+    leaf_size: usize,
+    /// The header's depth (number of levels).
+    depth: usize,
+    spans: Spans,
+    /// Nodes reached so far, updated by every task every [`BATCH`] nodes and at its end.
+    reached: AtomicUsize,
+}
+
+/// Checks the tree of a file whose header records `leaf_size` and `depth` (module docs) and returns every
+/// node's face slots.
+pub(crate) fn walk_tree<T: Real, B: BoundingVolume<T>>(
+    nodes: &[Node<T, B>],
+    faces: usize,
+    leaf_size: usize,
+    depth: usize,
+) -> Result<Spans, FileError> {
+    if faces as u64 > 1 << 32 {
+        return Err(corrupt(format!(
+            "{faces} faces: more than the 2^32 ids of faces can number"
+        )));
+    }
+    let most = max_levels(faces);
+    if depth > most {
+        return Err(corrupt(format!(
+            "the header records depth {depth}, more than the {most} levels a tree of {faces} faces is built with"
+        )));
+    }
+    let walk = Walk {
+        nodes,
+        faces,
+        leaf_size,
+        depth,
+        spans: Spans::new(nodes.len())?,
+        reached: AtomicUsize::new(0),
+    };
+    let found = walk.subtree(0, 0)?;
+    let n = nodes.len();
+    if walk.reached.load(Relaxed) != n {
+        return Err(corrupt("a node is not reachable from the root"));
+    }
+    if found.span != (0..faces) {
+        return Err(corrupt("a face is in no leaf"));
+    }
+    if found.levels != depth {
+        return Err(corrupt(format!(
+            "the header records depth {depth}, the tree has {} levels",
+            found.levels
+        )));
+    }
+    if !found.well_formed {
+        return Err(corrupt(
+            "bounding volume with a non-finite parameter or a negative size",
+        ));
+    }
+    Ok(walk.spans)
+}
+
+impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
+    /// Walks the subtree of node `i` at depth `level` (the root's is 0): the top [`PARALLEL_LEVELS`] as
+    /// parallel tasks, below that one task per subtree.
+    fn subtree(&self, i: usize, level: usize) -> Result<Found, FileError> {
+        if level >= PARALLEL_LEVELS || self.nodes[i].is_leaf() {
+            return self.serial(i, level);
+        }
+        let c = self.enter(i, level)?;
+        self.count(1)?;
+        let (a, b) = rayon::join(
+            || self.subtree(c, level + 1),
+            || self.subtree(c + 1, level + 1),
+        );
+        let (a, b) = (a?, b?);
+        let span = self.join(i, &a.span, &b.span)?;
+        Ok(Found {
+            span,
+            levels: a.levels.max(b.levels),
+            well_formed: a.well_formed & b.well_formed & self.nodes[i].bv.is_well_formed(),
+        })
+    }
+
+    /// Walks the subtree of node `i` at depth `level` in one task, depth first (children after their parent,
+    /// the parent's faces from its children's).
+    fn serial(&self, i: usize, level: usize) -> Result<Found, FileError> {
+        // (node, its depth, whether its children are done).
+        let mut stack = vec![(i, level, false)];
+        let (mut levels, mut well_formed, mut batch) = (0, true, 0);
+        while let Some((j, lv, done)) = stack.pop() {
+            let node = &self.nodes[j];
+            if done {
+                let c = node.first_child();
+                self.join(j, &self.spans.get(c), &self.spans.get(c + 1))?;
+                continue;
+            }
+            batch += 1;
+            if batch == BATCH {
+                self.count(batch)?;
+                batch = 0;
+            }
+            levels = levels.max(lv + 1);
+            well_formed &= node.bv.is_well_formed();
+            if node.is_leaf() {
+                let r = self.leaf(j)?;
+                self.spans.set(j, &r);
+            } else {
+                let c = self.enter(j, lv)?;
+                stack.extend([(j, lv, true), (c + 1, lv + 1, false), (c, lv + 1, false)]);
+            }
+        }
+        self.count(batch)?;
+        Ok(Found {
+            span: self.spans.get(i),
+            levels,
+            well_formed,
+        })
+    }
+
+    /// Adds `k` reached nodes; an error once more nodes were reached than there are (one was reached twice).
+    fn count(&self, k: usize) -> Result<(), FileError> {
+        if self.reached.fetch_add(k, Relaxed) + k > self.nodes.len() {
+            return Err(corrupt(format!(
+                "a node has two parents (the walk from the root reaches more than the {} nodes)",
+                self.nodes.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The first child of the internal node `i` at depth `level`, checked: after `i`, in bounds, and its
+    /// children not deeper than the header's depth.
+    fn enter(&self, i: usize, level: usize) -> Result<usize, FileError> {
+        let (c, n) = (self.nodes[i].first_child(), self.nodes.len());
+        if c <= i || c >= n - 1 {
+            return Err(corrupt(format!(
+                "node {i} has children {c}, {} (nodes: {n})",
+                c.wrapping_add(1)
+            )));
+        }
+        if level + 2 > self.depth {
+            return Err(corrupt(format!(
+                "the header records depth {}, the tree has more levels (node {c} is at depth {})",
+                self.depth,
+                level + 1
+            )));
+        }
+        Ok(c)
+    }
+
+    /// The faces of the leaf `i`, checked: in bounds and at most the leaf size.
+    fn leaf(&self, i: usize) -> Result<Range<usize>, FileError> {
+        let r = self.nodes[i].leaf_faces();
+        if r.end > self.faces || r.len() > self.leaf_size {
+            return Err(corrupt(format!(
+                "leaf {i} has faces {r:?} (faces: {}, leaf size {})",
+                self.faces, self.leaf_size
+            )));
+        }
+        Ok(r)
+    }
+
+    /// The faces of the internal node `i` from its children's `a` and `b`, checked: adjacent, and more than
+    /// the leaf size.
+    fn join(
+        &self,
+        i: usize,
+        a: &Range<usize>,
+        b: &Range<usize>,
+    ) -> Result<Range<usize>, FileError> {
+        if a.end != b.start {
+            return Err(corrupt(format!(
+                "node {i}: its children's faces {a:?} and {b:?} are not adjacent"
+            )));
+        }
+        if b.end - a.start <= self.leaf_size {
+            return Err(corrupt(format!(
+                "node {i} holds {} faces, within the recorded leaf size {}, but is not a leaf",
+                b.end - a.start,
+                self.leaf_size
+            )));
+        }
+        self.spans.set(i, &(a.start..b.end));
+        Ok(a.start..b.end)
+    }
+}
