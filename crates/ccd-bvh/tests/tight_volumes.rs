@@ -20,9 +20,10 @@ fn open<T: Real>(bytes: &[u8]) -> Result<(), String> {
 
 /// The half-extent along axis `j` of `bv` just below the reach of the farthest of `corners` along that axis:
 /// the largest value of the file's type below `m − 16ε(m + ‖d‖₁)`, where `m` is the largest `|a_j·d|`
-/// (`d = p − c`) evaluated in `f64`. That evaluation errs by less than `2ε‖d‖₁`, so the corner lies outside
-/// the returned half-extent in exact arithmetic, by at most one step of the file's type (`f32`) or a few tens
-/// of `f64` steps.
+/// (`d = p − c`) evaluated in `f64`. That evaluation (a rounded difference, then a dot product with axes of
+/// length about 1) errs by about `2ε‖d‖₁`, far below the `16ε` margin, so the corner lies outside the
+/// returned half-extent in exact arithmetic, by about one step of the file's type (`f32`) or at most about a
+/// hundred `f64` steps.
 fn just_short<T: Real>(bv: &Obb<T>, j: usize, corners: &[[T; 3]]) -> T {
     let c = bv.center.map(T::to_f64_exact);
     let a = bv.rot[j].map(T::to_f64_exact);
