@@ -2,26 +2,12 @@
 //! truncated, damaged and foreign input.
 
 use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
-use ccd_bvh::archive::{CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC, payload_checksum};
-use ccd_bvh::{
-    BuildMethod, BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, NodeKind, ScalarKind,
-};
+use ccd_bvh::archive::{CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC};
+use ccd_bvh::{BuildMethod, BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, ScalarKind};
 use ccd_testkit::{Mesh, SplitMix64, icosphere, latlong, random_soup, sprinkle_degenerate};
 
-/// Bytes copied to a 16-byte-aligned buffer, as a mapped file would be.
-struct Aligned(Vec<u128>, usize);
-
-impl Aligned {
-    fn new(bytes: &[u8]) -> Self {
-        let mut words = vec![0u128; bytes.len().div_ceil(16)];
-        bytemuck::cast_slice_mut::<u128, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
-        Aligned(words, bytes.len())
-    }
-
-    fn bytes(&self) -> &[u8] {
-        &bytemuck::cast_slice(&self.0)[..self.1]
-    }
-}
+mod support;
+use support::{Aligned, node_slots, reseal};
 
 fn tree<T: Real, B: BoundingVolume<T>>(mesh: &Mesh, options: &BuildOptions) -> Bvh<T, B> {
     Bvh::build(
@@ -270,12 +256,6 @@ fn patch(bytes: &mut [u8], pattern: &[u8], with: &[u8]) {
     reseal(bytes);
 }
 
-/// Stores the checksum of the payload in the preamble.
-fn reseal(bytes: &mut [u8]) {
-    let sum = payload_checksum(bytes).expect("a whole preamble");
-    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&sum.to_le_bytes());
-}
-
 /// A flipped bit anywhere in the payload is reported as damage, naming the file; files of the previous format
 /// version (no checksum) are refused with a version error.
 #[test]
@@ -428,18 +408,6 @@ fn malformed_volumes_are_refused() {
     let a = Aligned::new(&neg);
     let e = BvhView::<f64, Sphere<f64>>::from_bytes(a.bytes()).unwrap_err();
     assert!(e.to_string().contains("negative size"), "{e}");
-}
-
-/// Every node's face slots (its subtree's faces), computed from the tree.
-fn node_slots<T: Real, B>(nodes: &[ccd_bvh::Node<T, B>]) -> Vec<std::ops::Range<usize>> {
-    let mut slots = vec![0..0; nodes.len()];
-    for i in (0..nodes.len()).rev() {
-        slots[i] = match nodes[i].kind() {
-            NodeKind::Leaf { faces } => faces,
-            NodeKind::Internal { first_child: c } => slots[c].start..slots[c + 1].end,
-        };
-    }
-    slots
 }
 
 /// How far `p` lies outside the box `b` (its largest `|a_j·(p − c)| − h_j`; negative inside), in `f64`.
