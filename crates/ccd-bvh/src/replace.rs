@@ -115,8 +115,10 @@ fn sync_directory(target: &Path) {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ccd-replace-{}", std::process::id()));
+    /// `name` in a scratch directory of the test `test` alone (tests run in parallel in one process, and one test's
+    /// temporary file must not look like another's leftover).
+    fn scratch(test: &str, name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ccd-replace-{}-{test}", std::process::id()));
         fs::create_dir_all(&dir).expect("scratch directory");
         dir.join(name)
     }
@@ -124,7 +126,7 @@ mod tests {
     /// New files are created, existing ones replaced whole, and no temporary file is left behind.
     #[test]
     fn creates_and_replaces_leaving_nothing_behind() {
-        let p = scratch("plain.bin");
+        let p = scratch("creates", "plain.bin");
         replace_file(&p, b"first version").expect("create");
         assert_eq!(fs::read(&p).expect("read"), b"first version");
         replace_file(&p, b"2nd").expect("replace");
@@ -141,7 +143,7 @@ mod tests {
     /// A failed write (here: a missing directory) is an error naming the path and changes nothing.
     #[test]
     fn failure_is_reported_with_the_path() {
-        let p = scratch("no-such-dir").join("x.bvh");
+        let p = scratch("failure", "no-such-dir").join("x.bvh");
         match replace_file(&p, b"data") {
             Err(FileError::Io { path, .. }) => assert_eq!(path, p),
             other => panic!("{other:?}"),
@@ -153,7 +155,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn follows_symbolic_links() {
-        let (real, link) = (scratch("real.bin"), scratch("link.bin"));
+        let (real, link) = (scratch("links", "real.bin"), scratch("links", "link.bin"));
         let _ = fs::remove_file(&link);
         replace_file(&real, b"old").expect("create");
         std::os::unix::fs::symlink(&real, &link).expect("symlink");
