@@ -4,7 +4,7 @@ use ccd_bv::{BoundingVolume, Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::Isometry3;
 
-use crate::engine::{DepthFirstVisitor, Flow, depth_first, for_each_face_pair};
+use crate::engine::{DepthFirstVisitor, Flow, MovedVolumes, depth_first, for_each_face_pair};
 use crate::primitive::triangles_intersect;
 use crate::{CollideRequest, ContactMode, QueryStats};
 
@@ -102,7 +102,7 @@ where
     depth_first(
         a,
         b,
-        b_in_a,
+        &mut MovedVolumes::new(b_in_a),
         (0, 0),
         request.descent,
         &mut visitor,

@@ -7,8 +7,8 @@ use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::engine::{
-    BestFirstVisitor, DepthFirstVisitor, Entry, FaceRef, Flow, Step, best_first, depth_first,
-    for_each_face_pair,
+    BestFirstVisitor, DepthFirstVisitor, Entry, FaceRef, Flow, MovedVolumes, Step, best_first,
+    depth_first, for_each_face_pair,
 };
 use crate::primitive::{
     TriangleDistance, distance_triangle_triangle, triangle_distance_lower_bound,
@@ -197,6 +197,7 @@ where
         visitor.stats.queue_pushes = queue.pushes;
         visitor.stats.queue_peak = queue.peak;
         let mut walk = QueryStats::default();
+        let mut moved = MovedVolumes::new(&b_in_a);
         for (i, e) in rest.iter().enumerate() {
             if visitor.hopeless(unkey(e.key)) {
                 break;
@@ -204,7 +205,7 @@ where
             let peak = depth_first(
                 a,
                 b,
-                &b_in_a,
+                &mut moved,
                 (e.na, e.nb),
                 request.descent,
                 &mut visitor,

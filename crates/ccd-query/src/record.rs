@@ -5,7 +5,7 @@
 use ccd_bv::{BoundingVolume, Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 
-use crate::engine::{DepthFirstVisitor, Flow, depth_first};
+use crate::engine::{DepthFirstVisitor, Flow, MovedVolumes, depth_first};
 use crate::{DescentRule, QueryStats};
 
 /// One volume pair tested by a traversal: A's volume and B's volume moved into A's frame, with the verdict.
@@ -56,7 +56,15 @@ where
     b_in_a.check()?;
     let mut recorder = Recorder { pairs: Vec::new() };
     let mut stats = QueryStats::default();
-    depth_first(a, b, b_in_a, (0, 0), descent, &mut recorder, &mut stats);
+    depth_first(
+        a,
+        b,
+        &mut MovedVolumes::new(b_in_a),
+        (0, 0),
+        descent,
+        &mut recorder,
+        &mut stats,
+    );
     Ok(RecordedTests {
         pairs: recorder.pairs,
         stats,

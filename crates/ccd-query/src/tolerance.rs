@@ -8,7 +8,7 @@ use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::distance::{Closest, leaf_distance, move_rounding};
-use crate::engine::{DepthFirstVisitor, Flow, depth_first, for_each_face_pair};
+use crate::engine::{DepthFirstVisitor, Flow, MovedVolumes, depth_first, for_each_face_pair};
 use crate::{DescentRule, QueryStats};
 
 /// What [`within_distance`] decided.
@@ -83,7 +83,7 @@ where
         depth_first(
             a,
             b,
-            &b_in_a,
+            &mut MovedVolumes::new(&b_in_a),
             (0, 0),
             DescentRule::default(),
             &mut visitor,

@@ -1,11 +1,12 @@
 //! Depth-first tandem traversal of two trees: the bounding volume test tree
 //! (Gottschalk §2.5) walked with an explicit stack, pruned by the visitor's test.
 
-use ccd_bv::{BoundingVolume, Pose, Real};
+use ccd_bv::{BoundingVolume, Real};
 use ccd_bvh::{Hierarchy, Node};
 
 use super::Flow;
 use super::descent::descend_a;
+use super::moved::MovedVolumes;
 use super::prefetch::prefetch;
 use crate::{DescentRule, QueryStats};
 
@@ -40,18 +41,15 @@ pub(crate) trait DepthFirstVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow;
 }
 
-/// One pending pair: nodes of A and B whose volumes overlap, and the slot of
-/// the [`Arena`] holding B's volume moved into A's frame.
+/// One pending pair: nodes of A and B whose volumes overlap, with its key.
 ///
-/// B's volume is moved once, when its node is split off (model-space update,
-/// Gottschalk §2.3.3), and reused while A is descended. Keeping it out of the
-/// stack entry makes entries 12 bytes instead of a volume's size, so
-/// splitting A copies no volumes.
+/// B's volumes moved into A's frame (model-space update, Gottschalk §2.3.3) are not part of the entry: they
+/// come from the query's [`MovedVolumes`], so splitting A copies no volumes and a node of B split against many
+/// nodes of A is mostly moved once.
 #[derive(Clone, Copy)]
 struct Pending<K> {
     na: u32,
     nb: u32,
-    moved: u32,
     key: K,
 }
 
@@ -81,7 +79,7 @@ struct Pending<K> {
 pub(crate) fn depth_first<A, B, V>(
     a: &A,
     b: &B,
-    b_in_a: &Pose<A::Scalar>,
+    moved: &mut MovedVolumes<A::Scalar, A::Bv>,
     start: (u32, u32),
     rule: DescentRule,
     visitor: &mut V,
@@ -95,9 +93,9 @@ where
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx") {
         // SAFETY: this processor supports AVX, the only requirement of `walk_avx`.
-        return unsafe { walk_avx(a, b, b_in_a, start, rule, visitor, stats) };
+        return unsafe { walk_avx(a, b, moved, start, rule, visitor, stats) };
     }
-    walk(a, b, b_in_a, start, rule, visitor, stats)
+    walk(a, b, moved, start, rule, visitor, stats)
 }
 
 /// [`walk`] compiled with AVX ([`depth_first`]).
@@ -109,7 +107,7 @@ where
 unsafe fn walk_avx<A, B, V>(
     a: &A,
     b: &B,
-    b_in_a: &Pose<A::Scalar>,
+    moved: &mut MovedVolumes<A::Scalar, A::Bv>,
     start: (u32, u32),
     rule: DescentRule,
     visitor: &mut V,
@@ -120,7 +118,7 @@ where
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
     V: DepthFirstVisitor<A, B>,
 {
-    walk(a, b, b_in_a, start, rule, visitor, stats)
+    walk(a, b, moved, start, rule, visitor, stats)
 }
 
 /// The loop of [`depth_first`], inlined into both of its copies.
@@ -128,7 +126,7 @@ where
 fn walk<A, B, V>(
     a: &A,
     b: &B,
-    b_in_a: &Pose<A::Scalar>,
+    moved: &mut MovedVolumes<A::Scalar, A::Bv>,
     start: (u32, u32),
     rule: DescentRule,
     visitor: &mut V,
@@ -142,26 +140,18 @@ where
     let (nodes_a, nodes_b) = (a.nodes(), b.nodes());
     let mut stack: Vec<Pending<V::Key>> = Vec::with_capacity(64);
     let (na, nb) = start;
-    let root_b = nodes_b[nb as usize].bv.transformed(b_in_a);
-    let mut arena = Arena::new(root_b);
     // Counted locally and added to `stats` once: `stats` is also handed to
     // the visitor, so updating it in the loop would go through memory.
     let (mut tests, mut overlapping) = (1u64, 0u64);
-    if let Some(key) = visitor.keep(&nodes_a[na as usize].bv, &root_b) {
+    if let Some(key) = visitor.keep(&nodes_a[na as usize].bv, moved.one(nodes_b, nb as usize)) {
         overlapping += 1;
-        stack.push(Pending {
-            na,
-            nb,
-            moved: 0,
-            key,
-        });
+        stack.push(Pending { na, nb, key });
     }
     let mut peak = stack.len();
-    while let Some(Pending { na, nb, moved, key }) = stack.pop() {
+    while let Some(Pending { na, nb, key }) = stack.pop() {
         let (na, nb) = (na as usize, nb as usize);
         let (node_a, node_b) = (&nodes_a[na], &nodes_b[nb]);
         let (leaf_a, leaf_b) = (node_a.is_leaf(), node_b.is_leaf());
-        arena.release_above(moved);
         if !visitor.still_open(&key) {
             continue;
         }
@@ -173,24 +163,22 @@ where
             let c = node_a.first_child();
             warm(nodes_a, c);
             warm(nodes_a, c + 1);
-            let b_moved = arena.get(moved);
+            let b_moved = moved.one(nodes_b, nb);
             let keep = visitor.keep_pair([&nodes_a[c].bv, &nodes_a[c + 1].bv], [b_moved, b_moved]);
             tests += 2;
             overlapping += kept(&keep);
             let (nb, c) = (nb as u32, c as u32);
-            push_ordered(&mut stack, keep, |k| (c + k, nb, moved));
+            push_ordered(&mut stack, keep, |k| (c + k, nb));
         } else {
             let c = node_b.first_child();
             warm(nodes_b, c);
             warm(nodes_b, c + 1);
-            let children = A::Bv::transformed_pair([&nodes_b[c].bv, &nodes_b[c + 1].bv], b_in_a);
-            let keep = visitor.keep_pair([&node_a.bv, &node_a.bv], [&children[0], &children[1]]);
+            let children = moved.siblings(nodes_b, c);
+            let keep = visitor.keep_pair([&node_a.bv, &node_a.bv], children);
             tests += 2;
             overlapping += kept(&keep);
             let (na, c) = (na as u32, c as u32);
-            push_ordered(&mut stack, keep, |k| {
-                (na, c + k, arena.push(children[k as usize]))
-            });
+            push_ordered(&mut stack, keep, |k| (na, c + k));
         }
         peak = peak.max(stack.len());
     }
@@ -207,8 +195,7 @@ fn kept<K>(keep: &[Option<K>; 2]) -> u64 {
 }
 
 /// Pushes the kept children of a split pair so that the one with the smaller key is popped first (child 0 on
-/// ties, incomparable keys and `()` keys); `place(k)` gives child `k`'s nodes and arena slot, and is called for
-/// kept children only, in push order.
+/// ties, incomparable keys and `()` keys); `place(k)` gives child `k`'s nodes.
 ///
 /// The pushes are branches, not a branch-free "write, then advance the top by the verdict": which test overlaps
 /// is a coin flip in close proximity, but a predicted branch lets the processor start the next pair's node loads
@@ -218,11 +205,11 @@ fn kept<K>(keep: &[Option<K>; 2]) -> u64 {
 fn push_ordered<K: Copy + PartialOrd>(
     stack: &mut Vec<Pending<K>>,
     keep: [Option<K>; 2],
-    mut place: impl FnMut(u32) -> (u32, u32, u32),
+    place: impl Fn(u32) -> (u32, u32),
 ) {
     let mut push = |k: u32, key: K| {
-        let (na, nb, moved) = place(k);
-        stack.push(Pending { na, nb, moved, key });
+        let (na, nb) = place(k);
+        stack.push(Pending { na, nb, key });
     };
     match keep {
         [Some(k0), Some(k1)] if k1 < k0 => {
@@ -258,47 +245,9 @@ fn warm<T: Real, B: BoundingVolume<T>>(nodes: &[Node<T, B>], i: usize) {
     }
 }
 
-/// B's volumes moved into A's frame, referenced by pending pairs.
-///
-/// A stack too: a volume is pushed when its pair is pushed, and a pair only
-/// references its own volume or one pushed before it, so the slots
-/// referenced along the pair stack never decrease. When a pair is popped,
-/// every pair above it is gone and the volumes above its own slot are dead.
-struct Arena<V> {
-    volumes: Vec<V>,
-}
-
-impl<V: Copy> Arena<V> {
-    /// An arena holding `root` in slot 0.
-    fn new(root: V) -> Self {
-        let mut volumes = Vec::with_capacity(64);
-        volumes.push(root);
-        Self { volumes }
-    }
-
-    /// The volume in `slot`.
-    #[inline(always)]
-    fn get(&self, slot: u32) -> &V {
-        &self.volumes[slot as usize]
-    }
-
-    /// Drops the volumes above `slot`.
-    #[inline(always)]
-    fn release_above(&mut self, slot: u32) {
-        self.volumes.truncate(slot as usize + 1);
-    }
-
-    /// Stores `v` and returns its slot.
-    #[inline(always)]
-    fn push(&mut self, v: V) -> u32 {
-        self.volumes.push(v);
-        (self.volumes.len() - 1) as u32
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use ccd_bv::{MoveRounding, Obb, Real};
+    use ccd_bv::{MoveRounding, Obb, Pose, Real};
     use ccd_bvh::{BuildOptions, Bvh};
     use ccd_testkit::{Mesh, SplitMix64, random_blob, random_rotation};
     use nalgebra::{Isometry3, Translation3};
@@ -369,7 +318,8 @@ mod tests {
                     leaves: Vec::new(),
                 };
                 let mut stats = QueryStats::default();
-                let args = (&a, &b, &pose, (0, 0), DescentRule::LargestDiameter);
+                let mut cache = MovedVolumes::new(&pose);
+                let args = (&a, &b, &mut cache, (0, 0), DescentRule::LargestDiameter);
                 let peak = if avx {
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: only called where the processor has AVX (checked below).

@@ -6,11 +6,13 @@ mod best_first;
 mod depth_first;
 mod descent;
 mod leaves;
+mod moved;
 mod prefetch;
 
 pub(crate) use best_first::{BestFirstVisitor, Entry, Step, best_first};
 pub(crate) use depth_first::{DepthFirstVisitor, depth_first};
 pub(crate) use leaves::{FaceRef, for_each_face_pair};
+pub(crate) use moved::MovedVolumes;
 
 /// Whether a traversal goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
