@@ -21,6 +21,8 @@ pub mod apart;
 mod bounding_volume;
 mod box_measure;
 pub mod continuous;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub mod f64x2;
 pub mod fit;
 pub mod lower_bound;
 pub mod moving;

@@ -8,96 +8,11 @@
 //! the same order and with the same IEEE semantics as the generic formula (SSE2 has no fused multiply-add), so
 //! each lane is bit for bit the scalar result (the unit tests of `lower_bound` and `obb` compare them).
 //!
-//! Compiled only where SSE2 is enabled at compile time (every `x86_64` target has it in its baseline); the
-//! intrinsics used take no pointers, so their one precondition is that feature, which [`X2`]'s operations
-//! state once.
-
-use std::arch::x86_64::{
-    __m128d, _mm_add_pd, _mm_andnot_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_mul_pd, _mm_set_pd,
-    _mm_set1_pd, _mm_sub_pd, _mm_unpackhi_pd,
-};
-use std::ops::{Add, Mul, Sub};
+//! Compiled only where SSE2 is enabled at compile time (every `x86_64` target has it in its baseline); the lane
+//! type is [`F64x2`](crate::f64x2::F64x2).
 
 use crate::Obb;
-
-/// Two `f64` lanes in one SSE2 register.
-///
-/// Every operation calls one SSE2 intrinsic. SAFETY (for each `unsafe` block below): the intrinsics are
-/// `#[target_feature(enable = "sse2")]` functions without pointer arguments, whose only precondition is that the
-/// processor has SSE2; this module is compiled only with `target_feature = "sse2"` enabled, so every processor
-/// the program can run on has it.
-#[derive(Clone, Copy)]
-struct X2(__m128d);
-
-impl X2 {
-    /// `[lane 0, lane 1]`.
-    #[inline(always)]
-    fn new(l0: f64, l1: f64) -> Self {
-        // SAFETY: see the type's documentation.
-        Self(unsafe { _mm_set_pd(l1, l0) })
-    }
-
-    /// `x` in both lanes.
-    #[inline(always)]
-    fn splat(x: f64) -> Self {
-        // SAFETY: see the type's documentation.
-        Self(unsafe { _mm_set1_pd(x) })
-    }
-
-    /// `|x|`: the sign bit cleared, as `f64::abs`.
-    #[inline(always)]
-    fn abs(self) -> Self {
-        // SAFETY: see the type's documentation.
-        Self(unsafe { _mm_andnot_pd(_mm_set1_pd(-0.0), self.0) })
-    }
-
-    /// `y` where `y > self`, else `self` (`maxpd` returns its second operand unless the first is larger): the
-    /// generic `Lanes::larger`, NaN `y` skipped.
-    #[inline(always)]
-    fn larger(self, y: Self) -> Self {
-        // SAFETY: see the type's documentation.
-        Self(unsafe { _mm_max_pd(y.0, self.0) })
-    }
-
-    /// `[lane 0, lane 1]`.
-    #[inline(always)]
-    fn lanes(self) -> [f64; 2] {
-        // SAFETY: see the type's documentation.
-        unsafe {
-            [
-                _mm_cvtsd_f64(self.0),
-                _mm_cvtsd_f64(_mm_unpackhi_pd(self.0, self.0)),
-            ]
-        }
-    }
-}
-
-impl Add for X2 {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
-        // SAFETY: see the type's documentation.
-        Self(unsafe { _mm_add_pd(self.0, rhs.0) })
-    }
-}
-
-impl Sub for X2 {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, rhs: Self) -> Self {
-        // SAFETY: see the type's documentation.
-        Self(unsafe { _mm_sub_pd(self.0, rhs.0) })
-    }
-}
-
-impl Mul for X2 {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, rhs: Self) -> Self {
-        // SAFETY: see the type's documentation.
-        Self(unsafe { _mm_mul_pd(self.0, rhs.0) })
-    }
-}
+use crate::f64x2::F64x2 as X2;
 
 /// `(u₀v₀ + u₁v₁) + u₂v₂`, the generic `dot`'s order.
 #[inline(always)]
