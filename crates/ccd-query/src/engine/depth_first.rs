@@ -143,12 +143,14 @@ where
     // Counted locally and added to `stats` once: `stats` is also handed to
     // the visitor, so updating it in the loop would go through memory.
     let (mut tests, mut overlapping) = (1u64, 0u64);
-    if let Some(key) = visitor.keep(&nodes_a[na as usize].bv, moved.one(nodes_b, nb as usize)) {
-        overlapping += 1;
-        stack.push(Pending { na, nb, key });
-    }
-    let mut peak = stack.len();
-    while let Some(Pending { na, nb, key }) = stack.pop() {
+    // The pair handled next: the first of a split's kept children is carried here instead of pushed and popped
+    // at once; the stack holds the others.
+    let mut next = visitor
+        .keep(&nodes_a[na as usize].bv, moved.one(nodes_b, nb as usize))
+        .map(|key| Pending { na, nb, key });
+    overlapping += u64::from(next.is_some());
+    let mut peak = usize::from(next.is_some());
+    while let Some(Pending { na, nb, key }) = next.take().or_else(|| stack.pop()) {
         let (na, nb) = (na as usize, nb as usize);
         let (node_a, node_b) = (&nodes_a[na], &nodes_b[nb]);
         let (leaf_a, leaf_b) = (node_a.is_leaf(), node_b.is_leaf());
@@ -168,7 +170,7 @@ where
             tests += 2;
             overlapping += kept(&keep);
             let (nb, c) = (nb as u32, c as u32);
-            push_ordered(&mut stack, keep, |k| (c + k, nb));
+            next = order(&mut stack, keep, |k| (c + k, nb));
         } else {
             let c = node_b.first_child();
             warm(nodes_b, c);
@@ -178,9 +180,9 @@ where
             tests += 2;
             overlapping += kept(&keep);
             let (na, c) = (na as u32, c as u32);
-            push_ordered(&mut stack, keep, |k| (na, c + k));
+            next = order(&mut stack, keep, |k| (na, c + k));
         }
-        peak = peak.max(stack.len());
+        peak = peak.max(stack.len() + usize::from(next.is_some()));
     }
     stats.bv_tests += tests;
     stats.bv_overlapping += overlapping;
@@ -194,36 +196,36 @@ fn kept<K>(keep: &[Option<K>; 2]) -> u64 {
     u64::from(keep[0].is_some()) + u64::from(keep[1].is_some())
 }
 
-/// Pushes the kept children of a split pair so that the one with the smaller key is popped first (child 0 on
-/// ties, incomparable keys and `()` keys); `place(k)` gives child `k`'s nodes.
+/// Orders the kept children of a split pair: the one with the smaller key (child 0 on ties, incomparable keys and
+/// `()` keys) is returned, to be handled next, and the other, if kept, is pushed; `place(k)` gives child `k`'s
+/// nodes. The order is that of pushing both and popping one.
 ///
 /// The pushes are branches, not a branch-free "write, then advance the top by the verdict": which test overlaps
 /// is a coin flip in close proximity, but a predicted branch lets the processor start the next pair's node loads
 /// (mostly cache misses) while the current tests are still being computed, and a mispredicted one costs less than
 /// waiting for every verdict before the next load can issue.
 #[inline(always)]
-fn push_ordered<K: Copy + PartialOrd>(
+fn order<K: Copy + PartialOrd>(
     stack: &mut Vec<Pending<K>>,
     keep: [Option<K>; 2],
     place: impl Fn(u32) -> (u32, u32),
-) {
-    let mut push = |k: u32, key: K| {
+) -> Option<Pending<K>> {
+    let pending = |k: u32, key: K| {
         let (na, nb) = place(k);
-        stack.push(Pending { na, nb, key });
+        Pending { na, nb, key }
     };
     match keep {
         [Some(k0), Some(k1)] if k1 < k0 => {
-            push(0, k0);
-            push(1, k1);
+            stack.push(pending(0, k0));
+            Some(pending(1, k1))
         }
-        _ => {
-            if let Some(k1) = keep[1] {
-                push(1, k1);
-            }
-            if let Some(k0) = keep[0] {
-                push(0, k0);
-            }
+        [Some(k0), Some(k1)] => {
+            stack.push(pending(1, k1));
+            Some(pending(0, k0))
         }
+        [Some(k0), None] => Some(pending(0, k0)),
+        [None, Some(k1)] => Some(pending(1, k1)),
+        [None, None] => None,
     }
 }
 
@@ -241,7 +243,11 @@ fn push_ordered<K: Copy + PartialOrd>(
 #[inline(always)]
 fn warm<T: Real, B: BoundingVolume<T>>(nodes: &[Node<T, B>], i: usize) {
     let node = &nodes[i];
-    let c = if node.is_leaf() { i } else { node.first_child() };
+    let c = if node.is_leaf() {
+        i
+    } else {
+        node.first_child()
+    };
     if let Some(pair) = nodes.get(c..c + 2) {
         prefetch(pair);
     }
