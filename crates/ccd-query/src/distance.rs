@@ -254,6 +254,7 @@ where
 /// The distance between face `fa` of `a` and face `fb` of `b` mapped into A's frame by `b_in_a` (as
 /// [`crate::collide`] maps them), unless the certified plane-gap bound
 /// ([`triangle_distance_lower_bound`]) already satisfies `skip`: then `None`, the full distance not computed.
+#[inline(always)]
 pub(crate) fn leaf_distance<A, B>(
     a: &A,
     fa: FaceRef,
@@ -336,6 +337,7 @@ impl<T: Real> Nearest<T> {
 
     /// The distance of one triangle pair; keeps it if it is the closest so far. [`Flow::Stop`] on an
     /// intersection (nothing is closer).
+    #[inline(always)]
     fn face_pair<A, B>(&mut self, a: &A, fa: FaceRef, b: &B, fb: FaceRef) -> Flow
     where
         A: Hierarchy<Scalar = T>,

@@ -21,6 +21,7 @@ type P = [f64; 3];
 /// largest components of `e₁`, `e₂` and the `d_k`); the bound uses `128 u·E₁E₂D` for the heights and
 /// `|fl(n)|·(1 + 4u) + 32 u·E₁E₂` for `|n|`, divides the smallest height less its allowance by that, and rounds
 /// down. Products `E₁E₂D` below `2⁻⁹⁰⁰` (where these relative bounds could underflow) give 0 for that plane.
+#[inline]
 pub fn triangle_distance_lower_bound<T: Real>(a: &[[T; 3]; 3], b: &[[T; 3]; 3]) -> T {
     let wide = |t: &[[T; 3]; 3]| t.map(|p| p.map(|x| x.to_f64_exact()));
     let gap = plane_gaps(&wide(a), &wide(b));
