@@ -129,6 +129,9 @@ where
     /// The key is the bound: the closer of two kept children is searched first, where a witness is likelier.
     type Key = A::Scalar;
 
+    /// The distance bound's registers, as for [`crate::distance`].
+    const WIDE_REGISTERS: bool = true;
+
     #[inline]
     fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> Option<A::Scalar> {
         let lb = a.distance_lower_bound_local(b, &self.moved);
