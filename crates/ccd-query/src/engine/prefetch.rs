@@ -3,41 +3,46 @@
 /// Bytes per cache line on the targets ccd is tuned for.
 const LINE: usize = 64;
 
-/// Asks the processor to start loading every cache line that `x` covers (and does nothing on targets without a
-/// prefetch instruction). A hint only: it never changes a result.
+/// Asks the processor to start loading the cache lines of `items[first..first + count]`, without checking that
+/// the range is inside `items`: a hint only, for a range that is in bounds whenever the hint is useful (e.g. the
+/// children of a node of a validated tree) and may be anything otherwise. Nothing is read through the address and
+/// nothing is returned, so an address outside `items` costs at most a wasted prefetch.
 #[inline(always)]
-pub(crate) fn prefetch<T: ?Sized>(x: &T) {
+pub(crate) fn prefetch_unchecked<T>(items: &[T], first: usize, count: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let start = std::ptr::from_ref(x).cast::<i8>();
+        let start = items.as_ptr().wrapping_add(first).cast::<i8>();
+        let bytes = count * std::mem::size_of::<T>();
         let mut offset = 0;
-        while offset < std::mem::size_of_val(x) {
+        while offset < bytes {
             // SAFETY: `prefetch` (SSE, which every x86_64 target has) reads nothing architecturally and cannot
-            // fault; the address is inside the object `x` refers to, so even the pointer arithmetic stays in
-            // bounds.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.add(offset)) };
+            // fault, whatever the address; the address is formed with `wrapping_add`, which is defined for any
+            // offset, and is never dereferenced.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) };
             offset += LINE;
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
+    let _ = (items, first, count);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::prefetch;
+    use super::prefetch_unchecked;
 
-    /// The hint leaves memory untouched, for objects smaller and larger than a line (and runs: it is the only
-    /// `unsafe` in the crate).
+    /// The hint leaves memory untouched and never faults, for ranges smaller and larger than a line, in bounds and
+    /// far outside them (it runs the module's only `unsafe`).
     #[test]
     fn prefetch_changes_nothing() {
         let data: Vec<u64> = (0..1024).collect();
-        for x in &data {
-            prefetch(x);
+        for first in 0..1024 {
+            prefetch_unchecked(&data, first, 1);
         }
-        prefetch(&data[..]);
-        prefetch(&data[3..700]);
+        for first in [0, 5, 1000, 1023, 1024, 5000, usize::MAX / 16, usize::MAX] {
+            prefetch_unchecked(&data, first, 2);
+            prefetch_unchecked(&data, first, 300);
+        }
         assert!(data.iter().enumerate().all(|(i, x)| *x == i as u64));
     }
 }
