@@ -116,51 +116,49 @@ where
     walk(a, b, moved, start, rule, visitor, stats)
 }
 
-/// [`walk`] compiled with AVX-512 F and VL ([`depth_first`]).
-///
-/// # Safety
-/// The processor must support AVX-512 F and VL.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn walk_avx512<A, B, V>(
-    a: &A,
-    b: &B,
-    moved: &mut MovedVolumes<A::Scalar, A::Bv>,
-    start: (u32, u32),
-    rule: DescentRule,
-    visitor: &mut V,
-    stats: &mut QueryStats,
-) -> usize
-where
-    A: Hierarchy,
-    B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
-    V: DepthFirstVisitor<A, B>,
-{
-    walk(a, b, moved, start, rule, visitor, stats)
+/// Defines `$name`: [`walk`] compiled with the target features `$features` (one of the copies [`depth_first`]
+/// chooses from at run time).
+macro_rules! walk_copy {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name<A, B, V>(
+            a: &A,
+            b: &B,
+            moved: &mut MovedVolumes<A::Scalar, A::Bv>,
+            start: (u32, u32),
+            rule: DescentRule,
+            visitor: &mut V,
+            stats: &mut QueryStats,
+        ) -> usize
+        where
+            A: Hierarchy,
+            B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
+            V: DepthFirstVisitor<A, B>,
+        {
+            walk(a, b, moved, start, rule, visitor, stats)
+        }
+    };
 }
 
-/// [`walk`] compiled with AVX ([`depth_first`]).
-///
-/// # Safety
-/// The processor must support AVX.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-unsafe fn walk_avx<A, B, V>(
-    a: &A,
-    b: &B,
-    moved: &mut MovedVolumes<A::Scalar, A::Bv>,
-    start: (u32, u32),
-    rule: DescentRule,
-    visitor: &mut V,
-    stats: &mut QueryStats,
-) -> usize
-where
-    A: Hierarchy,
-    B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
-    V: DepthFirstVisitor<A, B>,
-{
-    walk(a, b, moved, start, rule, visitor, stats)
-}
+walk_copy!(
+    /// [`walk`] compiled with AVX-512 F and VL ([`depth_first`]).
+    ///
+    /// # Safety
+    /// The processor must support AVX-512 F and VL.
+    walk_avx512,
+    "avx512f,avx512vl"
+);
+
+walk_copy!(
+    /// [`walk`] compiled with AVX ([`depth_first`]).
+    ///
+    /// # Safety
+    /// The processor must support AVX.
+    walk_avx,
+    "avx"
+);
 
 /// The loop of [`depth_first`], inlined into each of its copies.
 #[inline(always)]
