@@ -9,12 +9,18 @@ use rayon::prelude::*;
 
 use crate::{Face, FileError};
 
-/// Corners by coordinate: the `k`-th is `(xs[k], ys[k], zs[k])`, in the file's scalar type.
+/// The corners a vector copy of the run test reads at once: four `f64` lanes of an AVX2 register.
+pub(crate) const LANES: usize = 4;
+
+/// A run of `len` corners by coordinate: the `k`-th is `(xs[k], ys[k], zs[k])`, in the file's scalar type.
+/// The coordinate slices reach at least `LANES − 1` values past the run, so that a vector copy of the run
+/// test reads it in whole chunks of [`LANES`] (the values past its end are read, then ignored).
 #[derive(Clone, Copy)]
 pub(crate) struct Points<'a, T> {
     pub(crate) xs: &'a [T],
     pub(crate) ys: &'a [T],
     pub(crate) zs: &'a [T],
+    pub(crate) len: usize,
 }
 
 impl<T: Real> Points<'_, T> {
@@ -25,7 +31,7 @@ impl<T: Real> Points<'_, T> {
 
     /// The number of corners.
     pub(crate) fn len(&self) -> usize {
-        self.xs.len()
+        self.len
     }
 }
 
@@ -40,7 +46,8 @@ fn reserved<T: Real>(n: usize) -> Result<Vec<T>, FileError> {
     Ok(v)
 }
 
-/// The corners of every face, in slot order.
+/// The corners of every face, in slot order, followed by `LANES − 1` copies of the last one (so that any
+/// run of corners can be read in whole chunks of [`LANES`]).
 pub(crate) struct Corners<T> {
     xs: Vec<T>,
     ys: Vec<T>,
@@ -57,22 +64,30 @@ impl<T: Real> Corners<T> {
         let n = 3 * faces.len();
         // Written in place, in parallel, into the reserved room (an indexed iterator extends a vector
         // without a copy): no zero-filling pass before the gather.
-        let mut out = ((reserved(n)?, reserved(n)?), reserved(n)?);
+        let mut out = (
+            (reserved(n + LANES)?, reserved(n + LANES)?),
+            reserved(n + LANES)?,
+        );
         out.par_extend((0..n).into_par_iter().map(|k| {
             let [x, y, z] = vertices[faces[k / 3].vertices[k % 3] as usize];
             ((x, y), z)
         }));
-        let ((xs, ys), zs) = out;
+        let ((mut xs, mut ys), mut zs) = out;
+        for v in [&mut xs, &mut ys, &mut zs] {
+            let last = v.last().copied().unwrap_or_else(T::zero);
+            v.extend([last; LANES - 1]);
+        }
         Ok(Corners { xs, ys, zs })
     }
 
     /// The corners of the faces in `slots`, three per face in slot order.
     pub(crate) fn of_slots(&self, slots: Range<usize>) -> Points<'_, T> {
-        let r = 3 * slots.start..3 * slots.end;
+        let r = 3 * slots.start..3 * slots.end + LANES - 1;
         Points {
             xs: &self.xs[r.clone()],
             ys: &self.ys[r.clone()],
             zs: &self.zs[r],
+            len: 3 * slots.len(),
         }
     }
 }
@@ -108,28 +123,38 @@ mod tests {
             .collect()
     }
 
-    /// The run test answers as the point test applied to every corner, for every run length (vector bodies
-    /// and remainders) and every volume type.
+    /// The run test, and its AVX2 copy where the CPU has one, answer as the point test applied to every
+    /// corner, for every run length (vector bodies and remainders; the NaN padding past a run is ignored) and
+    /// every volume type.
     fn agrees<B: Enclose<f64>>(bv: B, center: [f64; 3], reach: f64) {
         let outer = bv.widen();
         let pts = corners(center, reach, 64);
-        let (xs, ys, zs): (Vec<f64>, Vec<f64>, Vec<f64>) = (
-            pts.iter().map(|p| p[0]).collect(),
-            pts.iter().map(|p| p[1]).collect(),
-            pts.iter().map(|p| p[2]).collect(),
-        );
+        // Padded past the last corner with values the test refuses, which a run must ignore.
+        let pad = |k: usize| {
+            pts.iter()
+                .map(|p| p[k])
+                .chain([f64::NAN; LANES - 1])
+                .collect::<Vec<f64>>()
+        };
+        let (xs, ys, zs) = (pad(0), pad(1), pad(2));
         let (mut accepted, mut refused) = (0, 0);
         for start in 0..pts.len() {
             for end in start..=pts.len().min(start + 19) {
                 let run = Points {
-                    xs: &xs[start..end],
-                    ys: &ys[start..end],
-                    zs: &zs[start..end],
+                    xs: &xs[start..end + LANES - 1],
+                    ys: &ys[start..end + LANES - 1],
+                    zs: &zs[start..end + LANES - 1],
+                    len: end - start,
                 };
                 let expected = pts[start..end]
                     .iter()
                     .all(|p| B::holds_point(&outer, wide(p)));
                 assert_eq!(B::holds_points(&outer, run), expected);
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2 (checked on the line above).
+                    assert_eq!(unsafe { B::holds_points_avx2(&outer, run) }, expected);
+                }
                 if expected {
                     accepted += 1
                 } else {

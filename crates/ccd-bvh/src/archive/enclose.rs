@@ -59,10 +59,22 @@ pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
     /// combined without branches so that the compiler evaluates it on several points per instruction.
     #[inline(always)]
     fn holds_points(outer: &Self::Wide, points: Points<'_, T>) -> bool {
-        let Points { xs, ys, zs } = points;
+        let n = points.len();
+        let (xs, ys, zs) = (&points.xs[..n], &points.ys[..n], &points.zs[..n]);
         xs.iter().zip(ys).zip(zs).fold(true, |ok, ((&x, &y), &z)| {
             ok & Self::holds_point(outer, wide(&[x, y, z]))
         })
+    }
+
+    /// [`Enclose::holds_points`] in a copy written with AVX2 instructions where the volume type has one (the
+    /// same verdict: every lane runs the same IEEE-754 operations in the same order), otherwise that method.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn holds_points_avx2(outer: &Self::Wide, points: Points<'_, T>) -> bool {
+        Self::holds_points(outer, points)
     }
 
     /// `true` only if `inner`, of axis defect `inner_defect` ([`Enclose::defect`]), certainly lies in `outer`;
@@ -179,10 +191,10 @@ impl<T: Real> Enclose<T> for Aabb<T> {
 /// An OBB widened: centre, half-extents, axes and the margin `2.0156 ε ‖h‖₂` of its point test.
 #[derive(Clone, Copy)]
 pub(crate) struct WideObb {
-    c: [f64; 3],
-    h: [f64; 3],
-    a: [[f64; 3]; 3],
-    tau: f64,
+    pub(super) c: [f64; 3],
+    pub(super) h: [f64; 3],
+    pub(super) a: [[f64; 3]; 3],
+    pub(super) tau: f64,
 }
 
 impl<T: Real> Enclose<T> for Obb<T> {
@@ -212,6 +224,13 @@ impl<T: Real> Enclose<T> for Obb<T> {
         let d = sub(p, c);
         let ok = |j: usize| h[j] - dot(a[j], d).abs() >= tau;
         ok(0) & ok(1) & ok(2)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn holds_points_avx2(outer: &WideObb, points: Points<'_, T>) -> bool {
+        // SAFETY: forwarded from this method's contract: the CPU supports AVX2.
+        unsafe { super::obb_run_avx2::holds_points(outer, points) }
     }
 
     fn holds(outer: &WideObb, inner: &Self, inner_defect: f64) -> bool {

@@ -67,6 +67,8 @@ mod corners;
 mod enclose;
 mod header;
 mod image;
+#[cfg(target_arch = "x86_64")]
+mod obb_run_avx2;
 mod soundness;
 mod verify;
 mod walk;

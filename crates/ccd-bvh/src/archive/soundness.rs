@@ -22,9 +22,10 @@
 //! small nodes read nearby corners.
 //!
 //! The check of a range of nodes is compiled twice, as is and with AVX2 enabled, and the AVX2 copy runs where
-//! the CPU has AVX2: its instructions are wider, but every arithmetic operation is the same IEEE-754 double
-//! operation on the same operands in the same order (Rust never fuses `a·b + c` into one rounding, and AVX2
-//! does not include FMA), so both copies compute bit for bit the same values and reach the same verdict.
+//! the CPU has AVX2: its instructions are wider, and its OBB run test is written with AVX2 instructions
+//! (`obb_run_avx2`), but every arithmetic operation is the same IEEE-754 double operation on the same operands
+//! in the same order (Rust never fuses `a·b + c` into one rounding, and AVX2 does not include FMA), so both
+//! copies compute bit for bit the same values and reach the same verdict.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -95,7 +96,7 @@ unsafe fn check_avx2<T: Real, B: Enclose<T>>(
     nodes: Range<usize>,
     queue: &mut VecDeque<usize>,
 ) -> Result<(), FileError> {
-    proof.check(nodes, queue)
+    proof.check::<true>(nodes, queue)
 }
 
 impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
@@ -111,19 +112,26 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
             // SAFETY: `avx2` is `has_avx2()`: this CPU supports AVX2.
             return unsafe { check_avx2(self, nodes, queue) };
         }
-        self.check(nodes, queue)
+        self.check::<false>(nodes, queue)
     }
 
     /// Checks every node of `nodes` as the outer side of its tests (module docs). Everything it calls is
     /// inlined, so that its AVX2 copy ([`check_avx2`]) runs all of it with AVX2.
     #[inline(always)]
-    fn check(&self, nodes: Range<usize>, queue: &mut VecDeque<usize>) -> Result<(), FileError> {
+    fn check<const AVX2: bool>(
+        &self,
+        nodes: Range<usize>,
+        queue: &mut VecDeque<usize>,
+    ) -> Result<(), FileError> {
         for p in nodes {
-            let outer = self.outer(p)?;
+            if !self.orthonormal(p) {
+                return Err(not_orthonormal::<T>(p));
+            }
+            let outer = self.nodes[p].bv.widen();
             if self.small(p) {
-                self.test_corners(p, &outer, p)?;
+                self.test_corners::<AVX2>(p, &outer, p)?;
             } else {
-                self.search(p, &outer, queue)?;
+                self.search::<AVX2>(p, &outer, queue)?;
             }
         }
         Ok(())
@@ -134,24 +142,34 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         self.spans.len(i) <= SMALL
     }
 
-    /// Node `i` as the outer side of tests: its axes checked, then widened.
+    /// Whether node `i`'s axes (if its volume has any) are orthonormal within [`max_defect`]: checked before
+    /// the node is the outer side of tests (a plain flag, so that the widened volume is not moved through a
+    /// `Result`).
     #[inline(always)]
-    fn outer(&self, i: usize) -> Result<B::Wide, FileError> {
-        let bv = &self.nodes[i].bv;
-        if B::AXES {
-            let d = bv.defect();
-            if d.is_nan() || d > max_defect::<T>() {
-                return Err(not_orthonormal::<T>(i));
-            }
-        }
-        Ok(bv.widen())
+    fn orthonormal(&self, i: usize) -> bool {
+        !B::AXES || self.nodes[i].bv.defect() <= max_defect::<T>()
     }
 
     /// Tests the corners of node `q`'s faces against node `p`'s volume `outer`; the error names `p` and the
     /// first face with a corner refused.
     #[inline(always)]
-    fn test_corners(&self, p: usize, outer: &B::Wide, q: usize) -> Result<(), FileError> {
-        if B::holds_points(outer, self.corners.of_slots(self.spans.get(q))) {
+    fn test_corners<const AVX2: bool>(
+        &self,
+        p: usize,
+        outer: &B::Wide,
+        q: usize,
+    ) -> Result<(), FileError> {
+        let run = self.corners.of_slots(self.spans.get(q));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `AVX2` is true only in `check_avx2`'s copy, which runs only where the CPU has AVX2.
+        let held = if AVX2 {
+            unsafe { B::holds_points_avx2(outer, run) }
+        } else {
+            B::holds_points(outer, run)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let held = B::holds_points(outer, run);
+        if held {
             Ok(())
         } else {
             Err(self.refusal(p, outer, q))
@@ -176,7 +194,7 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     /// the nodes of a level are read before any of their children, which keeps more memory reads in flight
     /// than a depth-first search).
     #[inline(always)]
-    fn search(
+    fn search<const AVX2: bool>(
         &self,
         p: usize,
         outer: &B::Wide,
@@ -187,7 +205,7 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         queue.extend([c, c + 1]);
         while let Some(q) = queue.pop_front() {
             if self.small(q) {
-                self.test_corners(p, outer, q)?;
+                self.test_corners::<AVX2>(p, outer, q)?;
             } else {
                 let bv = &self.nodes[q].bv;
                 if !B::holds(outer, bv, bv.defect()) {
