@@ -161,8 +161,8 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     ) -> Result<(), FileError> {
         let run = self.corners.of_slots(self.spans.get(q));
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `AVX2` is true only in `check_avx2`'s copy, which runs only where the CPU has AVX2.
         let held = if AVX2 {
+            // SAFETY: `AVX2` is true only in `check_avx2`'s copy, which runs only where the CPU has AVX2.
             unsafe { B::holds_points_avx2(outer, run) }
         } else {
             B::holds_points(outer, run)
