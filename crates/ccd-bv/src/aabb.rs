@@ -162,7 +162,6 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
     /// Finite centre and half-extents, half-extents ≥ 0.
     fn is_well_formed(&self) -> bool {
         let all: &[T; 6] = bytemuck::cast_ref(self);
-        let finite = all.iter().fold(true, |ok, x| ok & x.finite());
-        finite & self.half.iter().fold(true, |ok, h| ok & (*h >= T::zero()))
+        crate::well_formed::well_formed(all, &self.half)
     }
 }

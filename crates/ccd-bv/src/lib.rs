@@ -35,6 +35,7 @@ mod rect;
 mod rss;
 pub mod sat;
 mod sphere;
+mod well_formed;
 
 pub use aabb::Aabb;
 pub use bounding_volume::{BoundingVolume, BvKind, FitFrame, FitMethod};

@@ -221,10 +221,9 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     /// tests that need their orthonormality measure it, see
     /// [`obb_apart`](crate::apart::obb_apart)).
     fn is_well_formed(&self) -> bool {
-        // The 15 numbers as one array: a fixed-length fold compiles to vector code.
+        // The 15 numbers as one array: a fixed-length count compiles to vector code.
         let all: &[T; 15] = bytemuck::cast_ref(self);
-        let finite = all.iter().fold(true, |ok, x| ok & x.finite());
-        finite & self.half.iter().fold(true, |ok, h| ok & (*h >= T::zero()))
+        crate::well_formed::well_formed(all, &self.half)
     }
 }
 

@@ -182,11 +182,7 @@ impl<T: Real> BoundingVolume<T> for Rss<T> {
     /// orthonormality, see [`lower_bound`](crate::lower_bound)).
     fn is_well_formed(&self) -> bool {
         let all: &[T; 15] = bytemuck::cast_ref(self);
-        let finite = all.iter().fold(true, |ok, x| ok & x.finite());
-        finite
-            & (self.half[0] >= T::zero())
-            & (self.half[1] >= T::zero())
-            & (self.radius >= T::zero())
+        crate::well_formed::well_formed(all, &[self.half[0], self.half[1], self.radius])
     }
 }
 

@@ -150,6 +150,6 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
     /// Finite centre and radius, radius ≥ 0.
     fn is_well_formed(&self) -> bool {
         let all: &[T; 4] = bytemuck::cast_ref(self);
-        all.iter().fold(true, |ok, x| ok & x.finite()) & (self.radius >= T::zero())
+        crate::well_formed::well_formed(all, &[self.radius])
     }
 }
