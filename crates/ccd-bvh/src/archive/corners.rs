@@ -9,12 +9,13 @@ use rayon::prelude::*;
 
 use crate::{Face, FileError};
 
-/// The corners a vector copy of the run test reads at once: four `f64` lanes of an AVX2 register.
-pub(crate) const LANES: usize = 4;
+/// How many values past a run of corners a vector copy of the run test may read: it reads whole chunks of
+/// up to eight `f64` lanes (an AVX-512 register).
+pub(crate) const READ_PAST: usize = 7;
 
 /// A run of `len` corners by coordinate: the `k`-th is `(xs[k], ys[k], zs[k])`, in the file's scalar type.
-/// The coordinate slices reach at least `LANES − 1` values past the run, so that a vector copy of the run
-/// test reads it in whole chunks of [`LANES`] (the values past its end are read, then ignored).
+/// The coordinate slices reach at least [`READ_PAST`] values past the run, so that a vector copy of the run
+/// test reads it in whole chunks (the values past its end are read, then ignored).
 #[derive(Clone, Copy)]
 pub(crate) struct Points<'a, T> {
     pub(crate) xs: &'a [T],
@@ -46,8 +47,8 @@ fn reserved<T: Real>(n: usize) -> Result<Vec<T>, FileError> {
     Ok(v)
 }
 
-/// The corners of every face, in slot order, followed by `LANES − 1` copies of the last one (so that any
-/// run of corners can be read in whole chunks of [`LANES`]).
+/// The corners of every face, in slot order, followed by [`READ_PAST`] copies of the last one (so that any
+/// run of corners can be read in whole vector chunks).
 pub(crate) struct Corners<T> {
     xs: Vec<T>,
     ys: Vec<T>,
@@ -65,8 +66,8 @@ impl<T: Real> Corners<T> {
         // Written in place, in parallel, into the reserved room (an indexed iterator extends a vector
         // without a copy): no zero-filling pass before the gather.
         let mut out = (
-            (reserved(n + LANES)?, reserved(n + LANES)?),
-            reserved(n + LANES)?,
+            (reserved(n + READ_PAST)?, reserved(n + READ_PAST)?),
+            reserved(n + READ_PAST)?,
         );
         out.par_extend((0..n).into_par_iter().map(|k| {
             let [x, y, z] = vertices[faces[k / 3].vertices[k % 3] as usize];
@@ -75,14 +76,14 @@ impl<T: Real> Corners<T> {
         let ((mut xs, mut ys), mut zs) = out;
         for v in [&mut xs, &mut ys, &mut zs] {
             let last = v.last().copied().unwrap_or_else(T::zero);
-            v.extend([last; LANES - 1]);
+            v.extend([last; READ_PAST]);
         }
         Ok(Corners { xs, ys, zs })
     }
 
     /// The corners of the faces in `slots`, three per face in slot order.
     pub(crate) fn of_slots(&self, slots: Range<usize>) -> Points<'_, T> {
-        let r = 3 * slots.start..3 * slots.end + LANES - 1;
+        let r = 3 * slots.start..3 * slots.end + READ_PAST;
         Points {
             xs: &self.xs[r.clone()],
             ys: &self.ys[r.clone()],
@@ -106,7 +107,7 @@ mod tests {
         }
         assert!(reserved::<f32>(5).unwrap().capacity() >= 5);
     }
-    use crate::archive::enclose::{Enclose, wide};
+    use crate::archive::enclose::{Enclose, Simd, wide};
     use ccd_bv::{Aabb, Obb, Rss, Sphere};
 
     /// Corners scattered around a volume and on its boundary, so that both answers occur.
@@ -123,7 +124,7 @@ mod tests {
             .collect()
     }
 
-    /// The run test, and its AVX2 copy where the CPU has one, answer as the point test applied to every
+    /// The run test, and its vector copies where the CPU has them, answer as the point test applied to every
     /// corner, for every run length (vector bodies and remainders; the NaN padding past a run is ignored) and
     /// every volume type.
     fn agrees<B: Enclose<f64>>(bv: B, center: [f64; 3], reach: f64) {
@@ -133,7 +134,7 @@ mod tests {
         let pad = |k: usize| {
             pts.iter()
                 .map(|p| p[k])
-                .chain([f64::NAN; LANES - 1])
+                .chain([f64::NAN; READ_PAST])
                 .collect::<Vec<f64>>()
         };
         let (xs, ys, zs) = (pad(0), pad(1), pad(2));
@@ -141,19 +142,19 @@ mod tests {
         for start in 0..pts.len() {
             for end in start..=pts.len().min(start + 19) {
                 let run = Points {
-                    xs: &xs[start..end + LANES - 1],
-                    ys: &ys[start..end + LANES - 1],
-                    zs: &zs[start..end + LANES - 1],
+                    xs: &xs[start..end + READ_PAST],
+                    ys: &ys[start..end + READ_PAST],
+                    zs: &zs[start..end + READ_PAST],
                     len: end - start,
                 };
                 let expected = pts[start..end]
                     .iter()
                     .all(|p| B::holds_point(&outer, wide(p)));
                 assert_eq!(B::holds_points(&outer, run), expected);
-                #[cfg(target_arch = "x86_64")]
-                if std::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2 (checked on the line above).
-                    assert_eq!(unsafe { B::holds_points_avx2(&outer, run) }, expected);
+                for simd in Simd::available() {
+                    // SAFETY: `Simd::available` lists only instruction sets this CPU has.
+                    let held = unsafe { B::holds_points_simd(&outer, run, simd) };
+                    assert_eq!(held, expected, "{simd:?}");
                 }
                 if expected {
                     accepted += 1

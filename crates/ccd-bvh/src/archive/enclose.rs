@@ -66,20 +66,54 @@ pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
         })
     }
 
-    /// [`Enclose::holds_points`] in a copy written with AVX2 instructions where the volume type has one (the
-    /// same verdict: every lane runs the same IEEE-754 operations in the same order), otherwise that method.
+    /// [`Enclose::holds_points`] in a copy written with the vector instructions `simd` where the volume type
+    /// has one (the same verdict: every lane runs the same IEEE-754 operations in the same order), otherwise
+    /// that method.
     ///
     /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
+    /// The CPU must support the instructions of `simd`.
     #[inline(always)]
-    unsafe fn holds_points_avx2(outer: &Self::Wide, points: Points<'_, T>) -> bool {
+    unsafe fn holds_points_simd(outer: &Self::Wide, points: Points<'_, T>, simd: Simd) -> bool {
+        let _ = simd;
         Self::holds_points(outer, points)
     }
 
     /// `true` only if `inner`, of axis defect `inner_defect` ([`Enclose::defect`]), certainly lies in `outer`;
     /// may be `false` for volumes that do.
     fn holds(outer: &Self::Wide, inner: &Self, inner_defect: f64) -> bool;
+}
+
+/// The vector instruction set a copy of the containment proof, and the run tests it calls, are compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Simd {
+    /// No vector instructions beyond the target's baseline.
+    Plain,
+    /// AVX2 (`x86_64`).
+    Avx2,
+    /// AVX-512 F (`x86_64`).
+    Avx512,
+}
+
+impl Simd {
+    /// The widest instruction set this CPU has.
+    pub(crate) fn fastest() -> Self {
+        Self::available().pop().unwrap_or(Simd::Plain)
+    }
+
+    /// Every instruction set this CPU has, narrowest first ([`Simd::Plain`] always).
+    pub(crate) fn available() -> Vec<Self> {
+        let mut all = vec![Simd::Plain];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                all.push(Simd::Avx2);
+            }
+            if std::is_x86_feature_detected!("avx512f") {
+                all.push(Simd::Avx512);
+            }
+        }
+        all
+    }
 }
 
 /// The largest accepted axis defect of a file's OBB or RSS: `T::SAT_GUARD / 8`.
@@ -226,11 +260,22 @@ impl<T: Real> Enclose<T> for Obb<T> {
         ok(0) & ok(1) & ok(2)
     }
 
-    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn holds_points_avx2(outer: &WideObb, points: Points<'_, T>) -> bool {
-        // SAFETY: forwarded from this method's contract: the CPU supports AVX2.
-        unsafe { super::obb_run_avx2::holds_points(outer, points) }
+    unsafe fn holds_points_simd(outer: &WideObb, points: Points<'_, T>, simd: Simd) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        match simd {
+            Simd::Avx512 => {
+                // SAFETY: forwarded from this method's contract: the CPU has AVX-512 F.
+                return unsafe { super::obb_run_simd::holds_points_avx512(outer, points) };
+            }
+            Simd::Avx2 => {
+                // SAFETY: forwarded from this method's contract: the CPU has AVX2.
+                return unsafe { super::obb_run_simd::holds_points_avx2(outer, points) };
+            }
+            Simd::Plain => {}
+        }
+        let _ = simd;
+        Self::holds_points(outer, points)
     }
 
     fn holds(outer: &WideObb, inner: &Self, inner_defect: f64) -> bool {

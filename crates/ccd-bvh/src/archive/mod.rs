@@ -68,7 +68,7 @@ mod enclose;
 mod header;
 mod image;
 #[cfg(target_arch = "x86_64")]
-mod obb_run_avx2;
+mod obb_run_simd;
 mod soundness;
 mod verify;
 mod walk;

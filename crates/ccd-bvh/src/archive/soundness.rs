@@ -21,11 +21,11 @@
 //! [`Enclose::holds`] with the node inside). Nodes are checked in parallel, in index order, so that consecutive
 //! small nodes read nearby corners.
 //!
-//! The check of a range of nodes is compiled twice, as is and with AVX2 enabled, and the AVX2 copy runs where
-//! the CPU has AVX2: its instructions are wider, and its OBB run test is written with AVX2 instructions
-//! (`obb_run_avx2`), but every arithmetic operation is the same IEEE-754 double operation on the same operands
-//! in the same order (Rust never fuses `a·b + c` into one rounding, and AVX2 does not include FMA), so both
-//! copies compute bit for bit the same values and reach the same verdict.
+//! The check of a range of nodes is compiled three times, as is, with AVX2 and with AVX-512 F enabled, and the
+//! widest copy the CPU has runs ([`Simd::fastest`]): its instructions are wider, and its OBB run test is written
+//! with that instruction set (`obb_run_simd`), but every arithmetic operation is the same IEEE-754 double
+//! operation on the same operands in the same order (Rust never fuses `a·b + c` into one rounding, even where
+//! the target has FMA), so every copy computes bit for bit the same values and reaches the same verdict.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -34,7 +34,7 @@ use ccd_bv::Real;
 use rayon::prelude::*;
 
 use super::corners::Corners;
-use super::enclose::{Enclose, max_defect, wide};
+use super::enclose::{Enclose, Simd, max_defect, wide};
 use super::walk::Spans;
 use crate::{Face, FileError, Node};
 
@@ -68,60 +68,75 @@ pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
         spans,
         corners,
     };
-    let avx2 = has_avx2();
+    let simd = Simd::fastest();
     (0..nodes.len().div_ceil(CHUNK))
         .into_par_iter()
         .try_for_each_init(VecDeque::new, |queue, chunk| {
             let range = chunk * CHUNK..nodes.len().min((chunk + 1) * CHUNK);
-            proof.check_fastest(avx2, range, queue)
+            proof.check_in(simd, range, queue)
         })
 }
 
-/// Whether this CPU has AVX2.
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::is_x86_feature_detected!("avx2");
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
+/// Defines `$name`: [`Proof::check`] with the run tests of `$simd`, compiled with the target features
+/// `$features` (module docs).
+macro_rules! check_copy {
+    ($name:ident, $features:literal, $simd:expr) => {
+        /// [`Proof::check`] compiled with the target features named in its attribute (module docs).
+        ///
+        /// # Safety
+        /// The CPU must support those target features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name<T: Real, B: Enclose<T>>(
+            proof: &Proof<'_, T, B>,
+            nodes: Range<usize>,
+            queue: &mut VecDeque<usize>,
+        ) -> Result<(), FileError> {
+            // SAFETY: this copy runs only where the CPU has these target features (contract).
+            unsafe { proof.check(nodes, queue, $simd) }
+        }
+    };
 }
 
-/// [`Proof::check`] compiled with AVX2 (module docs).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn check_avx2<T: Real, B: Enclose<T>>(
-    proof: &Proof<'_, T, B>,
-    nodes: Range<usize>,
-    queue: &mut VecDeque<usize>,
-) -> Result<(), FileError> {
-    proof.check::<true>(nodes, queue)
-}
+check_copy!(check_avx2, "avx2", Simd::Avx2);
+check_copy!(check_avx512, "avx512f", Simd::Avx512);
 
 impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
-    /// [`Proof::check`] in its AVX2 copy where `avx2` (this CPU has AVX2), otherwise as compiled.
-    fn check_fastest(
+    /// [`Proof::check`] in its copy for `simd`, an instruction set of this CPU ([`Simd::available`]).
+    fn check_in(
         &self,
-        avx2: bool,
+        simd: Simd,
         nodes: Range<usize>,
         queue: &mut VecDeque<usize>,
     ) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
-        if avx2 {
-            // SAFETY: `avx2` is `has_avx2()`: this CPU supports AVX2.
-            return unsafe { check_avx2(self, nodes, queue) };
+        match simd {
+            Simd::Avx512 => {
+                // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`): AVX-512 F.
+                return unsafe { check_avx512(self, nodes, queue) };
+            }
+            Simd::Avx2 => {
+                // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`): AVX2.
+                return unsafe { check_avx2(self, nodes, queue) };
+            }
+            Simd::Plain => {}
         }
-        self.check::<false>(nodes, queue)
+        // SAFETY: `Simd::Plain` needs no instructions beyond the target's.
+        unsafe { self.check(nodes, queue, Simd::Plain) }
     }
 
-    /// Checks every node of `nodes` as the outer side of its tests (module docs). Everything it calls is
-    /// inlined, so that its AVX2 copy ([`check_avx2`]) runs all of it with AVX2.
+    /// Checks every node of `nodes` as the outer side of its tests (module docs), with the run tests of
+    /// `simd`. Everything it calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all
+    /// of it with its target features, and `simd` is a constant there.
+    ///
+    /// # Safety
+    /// The CPU must have the instructions of `simd`.
     #[inline(always)]
-    fn check<const AVX2: bool>(
+    unsafe fn check(
         &self,
         nodes: Range<usize>,
         queue: &mut VecDeque<usize>,
+        simd: Simd,
     ) -> Result<(), FileError> {
         for p in nodes {
             if !self.orthonormal(p) {
@@ -129,9 +144,9 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
             }
             let outer = self.nodes[p].bv.widen();
             if self.small(p) {
-                self.test_corners::<AVX2>(p, &outer, p)?;
+                self.test_corners(p, &outer, p, simd)?;
             } else {
-                self.search::<AVX2>(p, &outer, queue)?;
+                self.search(p, &outer, queue, simd)?;
             }
         }
         Ok(())
@@ -153,22 +168,16 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     /// Tests the corners of node `q`'s faces against node `p`'s volume `outer`; the error names `p` and the
     /// first face with a corner refused.
     #[inline(always)]
-    fn test_corners<const AVX2: bool>(
+    fn test_corners(
         &self,
         p: usize,
         outer: &B::Wide,
         q: usize,
+        simd: Simd,
     ) -> Result<(), FileError> {
         let run = self.corners.of_slots(self.spans.get(q));
-        #[cfg(target_arch = "x86_64")]
-        let held = if AVX2 {
-            // SAFETY: `AVX2` is true only in `check_avx2`'s copy, which runs only where the CPU has AVX2.
-            unsafe { B::holds_points_avx2(outer, run) }
-        } else {
-            B::holds_points(outer, run)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let held = B::holds_points(outer, run);
+        // SAFETY: `simd` is an instruction set of this CPU (the contract of `check`, the only caller).
+        let held = unsafe { B::holds_points_simd(outer, run, simd) };
         if held {
             Ok(())
         } else {
@@ -194,18 +203,19 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     /// the nodes of a level are read before any of their children, which keeps more memory reads in flight
     /// than a depth-first search).
     #[inline(always)]
-    fn search<const AVX2: bool>(
+    fn search(
         &self,
         p: usize,
         outer: &B::Wide,
         queue: &mut VecDeque<usize>,
+        simd: Simd,
     ) -> Result<(), FileError> {
         let c = self.nodes[p].first_child();
         queue.clear();
         queue.extend([c, c + 1]);
         while let Some(q) = queue.pop_front() {
             if self.small(q) {
-                self.test_corners::<AVX2>(p, outer, q)?;
+                self.test_corners(p, outer, q, simd)?;
             } else {
                 let bv = &self.nodes[q].bv;
                 if !B::holds(outer, bv, bv.defect()) {
@@ -236,24 +246,25 @@ mod tests {
     use ccd_bv::Obb;
     use ccd_testkit::{SplitMix64, icosphere};
 
-    /// The verdict of every chunk of nodes, in the copy `avx2` selects.
+    /// The verdict of every chunk of nodes, in the copy for `simd`.
     fn verdicts<T: Real, B: Enclose<T>>(
         proof: &Proof<'_, T, B>,
-        avx2: bool,
+        simd: Simd,
     ) -> Vec<Result<(), String>> {
         let n = proof.nodes.len();
         (0..n.div_ceil(CHUNK))
             .map(|c| {
                 let range = c * CHUNK..n.min((c + 1) * CHUNK);
                 proof
-                    .check_fastest(avx2, range, &mut VecDeque::new())
+                    .check_in(simd, range, &mut VecDeque::new())
                     .map_err(|e| e.to_string())
             })
             .collect()
     }
 
-    /// Both copies of the check (as compiled, and with AVX2 where the CPU has it) reach the same verdict with
-    /// the same message for every chunk of nodes, on a fitted tree and on trees with one vertex moved.
+    /// Every copy of the check (as compiled, and with AVX2 and AVX-512 where the CPU has them) reaches the same
+    /// verdict with the same message for every chunk of nodes, on a fitted tree and on trees with one vertex
+    /// moved.
     fn copies_agree<T: Real>() {
         let mesh = icosphere(3, 1.0);
         let vertices: Vec<[T; 3]> = mesh.vertices.iter().map(|p| p.map(T::lit)).collect();
@@ -278,9 +289,9 @@ mod tests {
                 spans: &spans,
                 corners: Corners::of(faces, &vertices).expect("memory for the corners"),
             };
-            let plain = verdicts(&proof, false);
-            if has_avx2() {
-                assert_eq!(verdicts(&proof, true), plain);
+            let plain = verdicts(&proof, Simd::Plain);
+            for simd in Simd::available() {
+                assert_eq!(verdicts(&proof, simd), plain, "{simd:?}");
             }
             if plain.iter().all(Result::is_ok) {
                 accepted += 1;
@@ -292,7 +303,7 @@ mod tests {
     }
 
     #[test]
-    fn both_copies_of_the_check_agree() {
+    fn every_copy_of_the_check_agrees() {
         copies_agree::<f32>();
         copies_agree::<f64>();
     }
