@@ -36,16 +36,19 @@ impl<T: Real> Points<'_, T> {
     }
 }
 
-/// An empty vector with room for `n` values, or a typed error where they cannot be allocated.
-fn reserved<T: Real>(n: usize) -> Result<Vec<T>, FileError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
+/// `n` zeros, or a typed error where they cannot be allocated. The memory comes zeroed from the allocator
+/// (fresh pages of the operating system for large buffers), so there is no zero-filling pass: the pages are
+/// faulted in by the parallel writes that follow.
+fn zeroed<T: Real>(n: usize) -> Result<Vec<T>, FileError> {
+    bytemuck::allocation::try_zeroed_vec(n).map_err(|()| {
         FileError::Invalid(format!(
             "not enough memory to verify the file ({n} triangle corners)"
         ))
-    })?;
-    Ok(v)
+    })
 }
+
+/// Faces per parallel task of the corner gather.
+const FACES_PER_TASK: usize = 4096;
 
 /// The corners of every face, in slot order, followed by [`READ_PAST`] copies of the last one (so that any
 /// run of corners can be read in whole vector chunks).
@@ -63,20 +66,31 @@ impl<T: Real> Corners<T> {
     /// allocated: a typed refusal, not an abort.
     pub(crate) fn of(faces: &[Face], vertices: &[[T; 3]]) -> Result<Self, FileError> {
         let n = 3 * faces.len();
-        // Written in place, in parallel, into the reserved room (an indexed iterator extends a vector
-        // without a copy): no zero-filling pass before the gather.
-        let mut out = (
-            (reserved(n + READ_PAST)?, reserved(n + READ_PAST)?),
-            reserved(n + READ_PAST)?,
+        let (mut xs, mut ys, mut zs) = (
+            zeroed(n + READ_PAST)?,
+            zeroed(n + READ_PAST)?,
+            zeroed(n + READ_PAST)?,
         );
-        out.par_extend((0..n).into_par_iter().map(|k| {
-            let [x, y, z] = vertices[faces[k / 3].vertices[k % 3] as usize];
-            ((x, y), z)
-        }));
-        let ((mut xs, mut ys), mut zs) = out;
+        let chunk = 3 * FACES_PER_TASK;
+        xs[..n]
+            .par_chunks_mut(chunk)
+            .zip(ys[..n].par_chunks_mut(chunk))
+            .zip(zs[..n].par_chunks_mut(chunk))
+            .zip(faces.par_chunks(FACES_PER_TASK))
+            .for_each(|(((xs, ys), zs), faces)| {
+                let corners = faces.iter().flat_map(|f| f.vertices);
+                for (((x, y), z), v) in xs
+                    .iter_mut()
+                    .zip(ys.iter_mut())
+                    .zip(zs.iter_mut())
+                    .zip(corners)
+                {
+                    [*x, *y, *z] = vertices[v as usize];
+                }
+            });
         for v in [&mut xs, &mut ys, &mut zs] {
-            let last = v.last().copied().unwrap_or_else(T::zero);
-            v.extend([last; READ_PAST]);
+            let last = n.checked_sub(1).map_or_else(T::zero, |i| v[i]);
+            v[n..].fill(last);
         }
         Ok(Corners { xs, ys, zs })
     }
@@ -101,11 +115,13 @@ mod tests {
     #[test]
     fn unallocatable_corners_are_a_typed_error() {
         let n = usize::MAX / 16;
-        match reserved::<f64>(n) {
+        // The buffer passes through `black_box`, or the compiler could drop the unused allocation and with it
+        // the failure.
+        match zeroed::<f64>(n).map(std::hint::black_box) {
             Err(FileError::Invalid(m)) => assert!(m.contains(&n.to_string()), "{m}"),
             other => panic!("{:?}", other.map(|v| v.capacity())),
         }
-        assert!(reserved::<f32>(5).unwrap().capacity() >= 5);
+        assert_eq!(zeroed::<f32>(5).unwrap(), [0.0; 5]);
     }
     use crate::archive::enclose::{Enclose, Simd, wide};
     use ccd_bv::{Aabb, Obb, Rss, Sphere};
