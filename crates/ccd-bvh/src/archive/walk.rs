@@ -94,6 +94,14 @@ struct Found {
     well_formed: bool,
 }
 
+/// What a serial walk counts on its way: nodes reached since the last update of the shared count, levels
+/// below its start, and whether every volume so far is well formed.
+struct Tally {
+    batch: usize,
+    levels: usize,
+    well_formed: bool,
+}
+
 /// A walk of one file's tree (module docs).
 struct Walk<'a, T: Real, B> {
     nodes: &'a [Node<T, B>],
@@ -180,37 +188,42 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
     /// Walks the subtree of node `i` at depth `level` in one task, depth first (children after their parent,
     /// the parent's faces from its children's).
     fn serial(&self, i: usize, level: usize) -> Result<Found, FileError> {
-        // (node, its depth, whether its children are done).
-        let mut stack = vec![(i, level, false)];
-        let (mut levels, mut well_formed, mut batch) = (0, true, 0);
-        while let Some((j, lv, done)) = stack.pop() {
-            let node = &self.nodes[j];
-            if done {
-                let c = node.first_child();
-                self.join(j, &self.spans.get(c), &self.spans.get(c + 1))?;
-                continue;
-            }
-            batch += 1;
-            if batch == BATCH {
-                self.count(batch)?;
-                batch = 0;
-            }
-            levels = levels.max(lv + 1);
-            well_formed &= node.bv.is_well_formed();
-            if node.is_leaf() {
-                let r = self.leaf(j)?;
-                self.spans.set(j, &r);
-            } else {
-                let c = self.enter(j, lv)?;
-                stack.extend([(j, lv, true), (c + 1, lv + 1, false), (c, lv + 1, false)]);
-            }
-        }
-        self.count(batch)?;
+        let mut tally = Tally {
+            batch: 0,
+            levels: 0,
+            well_formed: true,
+        };
+        let span = self.descend(i, level, &mut tally)?;
+        self.count(tally.batch)?;
         Ok(Found {
-            span: self.spans.get(i),
-            levels,
-            well_formed,
+            span,
+            levels: tally.levels,
+            well_formed: tally.well_formed,
         })
+    }
+
+    /// The recursion of [`serial`](Self::serial): node `j` at depth `lv`, then its children, then its faces
+    /// from theirs. The recursion is as deep as the tree, which [`enter`](Self::enter) bounds by the header's
+    /// depth, itself at most [`max_levels`] (under a hundred levels for any file).
+    fn descend(&self, j: usize, lv: usize, tally: &mut Tally) -> Result<Range<usize>, FileError> {
+        tally.batch += 1;
+        if tally.batch == BATCH {
+            self.count(tally.batch)?;
+            tally.batch = 0;
+        }
+        tally.levels = tally.levels.max(lv + 1);
+        let node = &self.nodes[j];
+        tally.well_formed &= node.bv.is_well_formed();
+        if node.is_leaf() {
+            let r = self.leaf(j)?;
+            self.spans.set(j, &r);
+            Ok(r)
+        } else {
+            let c = self.enter(j, lv)?;
+            let a = self.descend(c, lv + 1, tally)?;
+            let b = self.descend(c + 1, lv + 1, tally)?;
+            self.join(j, &a, &b)
+        }
     }
 
     /// Adds `k` reached nodes; an error once more nodes were reached than there are (one was reached twice).
