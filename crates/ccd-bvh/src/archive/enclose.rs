@@ -84,7 +84,9 @@ pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
 }
 
 /// The vector instruction set a copy of the containment proof, and the run tests it calls, are compiled for.
+/// Only [`Simd::Plain`] occurs on targets other than `x86_64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) enum Simd {
     /// No vector instructions beyond the target's baseline.
     Plain,
