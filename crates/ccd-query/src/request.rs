@@ -1,9 +1,9 @@
 //! Query requests.
 
-/// Which side of a pair of overlapping volumes to descend (Gottschalk §2.4).
+/// Which side of a pair of overlapping volumes to descend (Gottschalk §2.4), or both.
 ///
 /// Every rule finds the same contacts (§2.6.1); they differ only in the
-/// number of tests. A leaf is never descended; ties descend A.
+/// number of tests and the order of the walk. A leaf is never descended; ties descend A.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DescentRule {
@@ -18,16 +18,23 @@ pub enum DescentRule {
     AlwaysA,
     /// Descend B until it is a leaf, then A.
     AlwaysB,
+    /// Descend both volumes of a pair of internal nodes at once: the four pairs of their children are tested
+    /// together; a leaf against an internal node descends the internal one. About 5 % more volume tests than
+    /// [`LargestDiameter`](Self::LargestDiameter) in close proximity, but half as many levels of the test tree to
+    /// walk, each a dependent load: the fastest rule for collide and distance queries in close proximity. The
+    /// thesis identities that assume one node is split per pair (`D − I + 2·N_p = 1`) do not hold for it.
+    Both,
 }
 
 impl DescentRule {
     /// All rules, for tests and benchmarks.
-    pub const ALL: [DescentRule; 5] = [
+    pub const ALL: [DescentRule; 6] = [
         DescentRule::LargestDiameter,
         DescentRule::LargestArea,
         DescentRule::LargestVolume,
         DescentRule::AlwaysA,
         DescentRule::AlwaysB,
+        DescentRule::Both,
     ];
 }
 

@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 
 use ccd_bvh::Hierarchy;
 
-use super::descent::descend_a;
+use super::descent::{child_pairs, split};
 use super::{FaceRef, Flow, for_each_face_pair};
 use crate::DescentRule;
 
@@ -29,7 +29,7 @@ pub(crate) enum Step<K, X> {
     Prune,
     /// Hand every face pair of the two leaves to [`BestFirstVisitor::face_pair`].
     Leaves,
-    /// Split the larger node by the descent rule (never a leaf when the other is not).
+    /// Split a node (or both) by the descent rule (never a leaf when the other is not).
     Descend,
     /// Replace the entry by two with the same nodes and new extra state (e.g. the halves of a time interval).
     SplitExtra([(K, X); 2]),
@@ -119,8 +119,9 @@ impl<K: Ord, X> Ord for Queued<K, X> {
 ///
 /// Entries whose key is no larger than the key being handled are the smallest anywhere (every queued key is at
 /// least that large), so they are handled at once, depth first, from a local stack: only entries with larger
-/// keys go through the priority queue. Children of a split pair are pushed child 1 first, so child 0 is handled
-/// first; of a [`Step::SplitExtra`] pair, the second first.
+/// keys go through the priority queue. Children of a split pair are pushed last child first, so child 0 (of a
+/// pair whose nodes are both split: A's child 0 with B's child 0) is handled first; of a [`Step::SplitExtra`]
+/// pair, the second first.
 ///
 /// `capacity` bounds the entries waiting (queue and local stack, PQP's `qsize`): once that many wait, the walk
 /// hands them all back, for the caller to finish another way (distance: depth first
@@ -216,13 +217,12 @@ where
                 }
                 Step::Descend => {
                     let (na, nb) = (&a.nodes()[e.na as usize], &b.nodes()[e.nb as usize]);
-                    let split_a = descend_a(rule, &na.bv, na.is_leaf(), &nb.bv, nb.is_leaf());
-                    for k in (0..2).rev() {
-                        let (ca, cb) = if split_a {
-                            (na.first_child() + k, e.nb as usize)
-                        } else {
-                            (e.na as usize, nb.first_child() + k)
-                        };
+                    let how = split(rule, &na.bv, na.is_leaf(), &nb.bv, nb.is_leaf());
+                    let first =
+                        |n: &ccd_bvh::Node<_, _>| if n.is_leaf() { 0 } else { n.first_child() };
+                    let (pairs, n) =
+                        child_pairs(how, (e.na as usize, first(na)), (e.nb as usize, first(nb)));
+                    for &(ca, cb) in pairs[..n].iter().rev() {
                         if let Some(key) = visitor.child_key(a, b, &e, ca, cb) {
                             let child = Entry {
                                 key,

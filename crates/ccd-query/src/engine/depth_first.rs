@@ -5,7 +5,7 @@ use ccd_bv::{BoundingVolume, Real};
 use ccd_bvh::{Hierarchy, Node};
 
 use super::Flow;
-use super::descent::descend_a;
+use super::descent::{Split, split};
 use super::moved::MovedVolumes;
 use super::prefetch::prefetch_unchecked;
 use crate::{DescentRule, QueryStats};
@@ -33,6 +33,16 @@ pub(crate) trait DepthFirstVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar
     #[inline(always)]
     fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<Self::Key>; 2] {
         [self.keep(a[0], b[0]), self.keep(a[1], b[1])]
+    }
+
+    /// [`keep`](Self::keep) of four pairs at once (the children of a pair whose nodes are both split,
+    /// [`DescentRule::Both`]: `a = [a₀, a₀, a₁, a₁]`, `b = [b₀, b₁, b₀, b₁]`). Default: two
+    /// [`keep_pair`](Self::keep_pair) calls, each on one child of A against both children of B.
+    #[inline(always)]
+    fn keep_quad(&mut self, a: [&A::Bv; 4], b: [&A::Bv; 4]) -> [Option<Self::Key>; 4] {
+        let [k0, k1] = self.keep_pair([a[0], a[1]], [b[0], b[1]]);
+        let [k2, k3] = self.keep_pair([a[2], a[3]], [b[2], b[3]]);
+        [k0, k1, k2, k3]
     }
 
     /// Whether a kept pair still matters when its turn comes (a distance query has found closer pairs since it
@@ -200,26 +210,46 @@ where
             if visitor.leaves(a, na, b, nb, stats) == Flow::Stop {
                 break;
             }
-        } else if descend_a(rule, &node_a.bv, leaf_a, &node_b.bv, leaf_b) {
-            let c = node_a.first_child();
-            warm(nodes_a, c);
-            warm(nodes_a, c + 1);
-            let b_moved = moved.one(nodes_b, nb);
-            let keep = visitor.keep_pair([&nodes_a[c].bv, &nodes_a[c + 1].bv], [b_moved, b_moved]);
-            tests += 2;
-            overlapping += kept(&keep);
-            let (nb, c) = (nb as u32, c as u32);
-            next = order(&mut stack, keep, |k| (c + k, nb));
         } else {
-            let c = node_b.first_child();
-            warm(nodes_b, c);
-            warm(nodes_b, c + 1);
-            let children = moved.siblings(nodes_b, c);
-            let keep = visitor.keep_pair([&node_a.bv, &node_a.bv], children);
-            tests += 2;
-            overlapping += kept(&keep);
-            let (na, c) = (na as u32, c as u32);
-            next = order(&mut stack, keep, |k| (na, c + k));
+            match split(rule, &node_a.bv, leaf_a, &node_b.bv, leaf_b) {
+                Split::A => {
+                    let c = node_a.first_child();
+                    warm(nodes_a, c);
+                    warm(nodes_a, c + 1);
+                    let b_moved = moved.one(nodes_b, nb);
+                    let keep =
+                        visitor.keep_pair([&nodes_a[c].bv, &nodes_a[c + 1].bv], [b_moved, b_moved]);
+                    tests += 2;
+                    overlapping += kept(&keep);
+                    let (nb, c) = (nb as u32, c as u32);
+                    next = order(&mut stack, keep, |k| (c + k, nb));
+                }
+                Split::B => {
+                    let c = node_b.first_child();
+                    warm(nodes_b, c);
+                    warm(nodes_b, c + 1);
+                    let children = moved.siblings(nodes_b, c);
+                    let keep = visitor.keep_pair([&node_a.bv, &node_a.bv], children);
+                    tests += 2;
+                    overlapping += kept(&keep);
+                    let (na, c) = (na as u32, c as u32);
+                    next = order(&mut stack, keep, |k| (na, c + k));
+                }
+                Split::Both => {
+                    let (ca, cb) = (node_a.first_child(), node_b.first_child());
+                    warm(nodes_a, ca);
+                    warm(nodes_a, ca + 1);
+                    warm(nodes_b, cb);
+                    warm(nodes_b, cb + 1);
+                    let [b0, b1] = moved.siblings(nodes_b, cb);
+                    let (a0, a1) = (&nodes_a[ca].bv, &nodes_a[ca + 1].bv);
+                    let keep = visitor.keep_quad([a0, a0, a1, a1], [b0, b1, b0, b1]);
+                    tests += 4;
+                    overlapping += keep.iter().map(|k| u64::from(k.is_some())).sum::<u64>();
+                    let (ca, cb) = (ca as u32, cb as u32);
+                    next = order_quad(&mut stack, keep, |k| (ca + k / 2, cb + k % 2));
+                }
+            }
         }
         peak = peak.max(stack.len() + usize::from(next.is_some()));
     }
@@ -266,6 +296,37 @@ fn order<K: Copy + PartialOrd>(
         [None, Some(k1)] => Some(pending(1, k1)),
         [None, None] => None,
     }
+}
+
+/// [`order`] for the four kept children of a pair whose nodes are both split (child `k` is A's child `k / 2`
+/// with B's child `k % 2`): the one with the smallest key is returned and the other kept ones are pushed, largest
+/// key first, so that they are popped in increasing key order; equal and incomparable keys keep the children's
+/// order (a stable insertion sort on `<`).
+#[inline(always)]
+fn order_quad<K: Copy + PartialOrd>(
+    stack: &mut Vec<Pending<K>>,
+    keep: [Option<K>; 4],
+    place: impl Fn(u32) -> (u32, u32),
+) -> Option<Pending<K>> {
+    let mut list: [Option<Pending<K>>; 4] = [None; 4];
+    let mut n = 0;
+    for (k, key) in (0u32..).zip(keep) {
+        if let Some(key) = key {
+            let (na, nb) = place(k);
+            list[n] = Some(Pending { na, nb, key });
+            n += 1;
+        }
+    }
+    let key = |p: &Option<Pending<K>>| p.map(|p| p.key);
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && key(&list[j]) < key(&list[j - 1]) {
+            list.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    stack.extend(list[1..n.max(1)].iter().rev().flatten());
+    list[0]
 }
 
 /// Prefetches the children of `nodes[i]` (two adjacent nodes) if it has any.

@@ -4,28 +4,56 @@ use ccd_bv::{BoundingVolume, Real};
 
 use crate::DescentRule;
 
-/// Whether to descend A (else B) for an overlapping pair. Never descends a
-/// leaf; ties go to A (FPQ §7.3.2).
+/// Which node(s) of a pair to split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// A's node: two child pairs.
+    A,
+    /// B's node: two child pairs.
+    B,
+    /// Both nodes: four child pairs ([`DescentRule::Both`]).
+    Both,
+}
+
+/// Which node(s) of a pair to split, not both leaves. Never splits a leaf; ties go to A (FPQ §7.3.2).
 #[inline(always)]
-pub(crate) fn descend_a<T: Real, V: BoundingVolume<T>>(
+pub(crate) fn split<T: Real, V: BoundingVolume<T>>(
     rule: DescentRule,
     a: &V,
     a_leaf: bool,
     b: &V,
     b_leaf: bool,
-) -> bool {
+) -> Split {
     if b_leaf {
-        return true;
+        return Split::A;
     }
     if a_leaf {
-        return false;
+        return Split::B;
     }
-    match rule {
+    let a_first = match rule {
         DescentRule::LargestDiameter => diameter_at_least(a, b),
         DescentRule::LargestArea => a.area() >= b.area(),
         DescentRule::LargestVolume => a.volume() >= b.volume(),
         DescentRule::AlwaysA => true,
         DescentRule::AlwaysB => false,
+        DescentRule::Both => return Split::Both,
+    };
+    if a_first { Split::A } else { Split::B }
+}
+
+/// The child pairs of the pair `(na, nb)` split as `split` says (`ca`, `cb`: the first children of `na` and
+/// `nb`, ignored for a node not split), in the order the engines hand them out: A's child 0 first, then B's.
+/// Returns the pairs and how many of them there are (2 or 4).
+#[inline(always)]
+pub(crate) fn child_pairs(
+    split: Split,
+    (na, ca): (usize, usize),
+    (nb, cb): (usize, usize),
+) -> ([(usize, usize); 4], usize) {
+    match split {
+        Split::A => ([(ca, nb), (ca + 1, nb), (0, 0), (0, 0)], 2),
+        Split::B => ([(na, cb), (na, cb + 1), (0, 0), (0, 0)], 2),
+        Split::Both => ([(ca, cb), (ca, cb + 1), (ca + 1, cb), (ca + 1, cb + 1)], 4),
     }
 }
 
