@@ -88,6 +88,9 @@ pub struct SlidingFlags {
     /// Mesh selection [default: latlong t=101, s=200, 40,000 triangles].
     #[command(flatten)]
     pub mesh: MeshFlags,
+    /// The descent rule.
+    #[command(flatten)]
+    pub descend: DescendFlags,
     /// Positions from x = 0 to 2 (at least 2) [default: 1,001; 101 with --quick].
     #[arg(long)]
     pub steps: Option<usize>,
@@ -276,6 +279,60 @@ impl BvType {
     }
 }
 
+/// A descent rule of the collide suites (`--descend`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Descend {
+    /// Split the larger diameter (the thesis's rule; the default of the thesis suites).
+    #[default]
+    LargestDiameter,
+    /// Split the larger surface area.
+    LargestArea,
+    /// Split the larger volume.
+    LargestVolume,
+    /// Split A until it is a leaf, then B.
+    AlwaysA,
+    /// Split B until it is a leaf, then A.
+    AlwaysB,
+    /// Split both nodes of an internal pair (the library's default; the binary BVTT identity does not hold).
+    Both,
+}
+
+impl Descend {
+    /// The library's rule.
+    pub fn rule(self) -> ::ccd::DescentRule {
+        use ::ccd::DescentRule as R;
+        match self {
+            Descend::LargestDiameter => R::LargestDiameter,
+            Descend::LargestArea => R::LargestArea,
+            Descend::LargestVolume => R::LargestVolume,
+            Descend::AlwaysA => R::AlwaysA,
+            Descend::AlwaysB => R::AlwaysB,
+            Descend::Both => R::Both,
+        }
+    }
+
+    /// The flag's spelling, as headers print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Descend::LargestDiameter => "largest-diameter",
+            Descend::LargestArea => "largest-area",
+            Descend::LargestVolume => "largest-volume",
+            Descend::AlwaysA => "always-a",
+            Descend::AlwaysB => "always-b",
+            Descend::Both => "both",
+        }
+    }
+}
+
+/// The descent flag of the collide suites (proximity, transverse, sliding).
+#[derive(Clone, Copy, Debug, Args)]
+pub struct DescendFlags {
+    /// Descent rule of the collide queries [default: largest-diameter, the thesis's; `both` is the library's
+    /// default and its fastest in close proximity].
+    #[arg(long, value_enum, default_value_t = Descend::LargestDiameter)]
+    pub descend: Descend,
+}
+
 /// The tessellation family of the test spheres.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum MeshKind {
@@ -387,6 +444,9 @@ pub struct ProximityFlags {
     /// Mesh selection [default: latlong t=101, s=200, 40,000 triangles].
     #[command(flatten)]
     pub mesh: MeshFlags,
+    /// The descent rule.
+    #[command(flatten)]
+    pub descend: DescendFlags,
     /// Gap values ε (comma list or repeated); replaces the log-spaced grid.
     #[arg(long, value_delimiter = ',')]
     pub eps: Vec<f64>,
@@ -438,6 +498,9 @@ pub struct TransverseFlags {
     /// or --level).
     #[command(flatten)]
     pub mesh: MeshFlags,
+    /// The descent rule.
+    #[command(flatten)]
+    pub descend: DescendFlags,
     /// Largest triangle count of the tessellation list [default: 250000,
     /// i.e. lat/long up to t=226 (203,400 triangles); 26000 with --quick].
     #[arg(long)]

@@ -7,8 +7,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DescentRule {
-    /// Descend the volume with the larger diameter (the thesis default).
-    #[default]
+    /// Descend the volume with the larger diameter (the thesis's rule, which its benchmarks use).
     LargestDiameter,
     /// Descend the volume with the larger surface area.
     LargestArea,
@@ -23,6 +22,8 @@ pub enum DescentRule {
     /// [`LargestDiameter`](Self::LargestDiameter) in close proximity, but half as many levels of the test tree to
     /// walk, each a dependent load: the fastest rule for collide and distance queries in close proximity. The
     /// thesis identities that assume one node is split per pair (`D − I + 2·N_p = 1`) do not hold for it.
+    /// The default.
+    #[default]
     Both,
 }
 

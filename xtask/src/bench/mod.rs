@@ -5,7 +5,7 @@
 //!
 //! Fixed configuration, as in the thesis experiments (Gottschalk 2000, §5.3):
 //! binary trees with one triangle per leaf, default top-down build,
-//! descend-largest-diameter, model-space updates, all-contacts collision.
+//! descend-largest-diameter (`--descend` chooses another rule), model-space updates, all-contacts collision.
 
 mod all_pairs;
 pub mod archive;
@@ -23,13 +23,15 @@ pub mod transverse;
 use std::time::{Duration, Instant};
 
 use ::ccd::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
-use ::ccd::{BoundingVolume, BuildOptions, CollideRequest, Model, QueryStats, Real, ScalarKind};
+use ::ccd::{
+    BoundingVolume, BuildOptions, CollideRequest, DescentRule, Model, QueryStats, Real, ScalarKind,
+};
 use anyhow::{Context, Result, ensure};
 use ccd_testkit::{Mesh, SplitMix64, random_rotation};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::flags::BvType;
+use crate::flags::{BvType, Descend};
 use crate::stats::Summary;
 
 /// How a suite ended when it did not error out.
@@ -41,9 +43,13 @@ pub enum Verdict {
     Fail(String),
 }
 
-/// The configuration line every header carries.
-pub const FIXED_CONFIG: &str =
-    "descend=largest-diameter update=model leaf=1 build=top-down contacts=all";
+/// The configuration every header of a collide suite carries, with its descent rule.
+pub fn config(descend: Descend) -> String {
+    format!(
+        "descend={} update=model leaf=1 build=top-down contacts=all",
+        descend.name()
+    )
+}
 
 /// Poses of the two models (A, B) of one query, in `f64`.
 pub type PosePair = (Isometry3<f64>, Isometry3<f64>);
@@ -114,6 +120,15 @@ pub struct Sample {
     /// FNV-1a hash of the sorted contact set (compares contact sets across
     /// BV types without keeping them).
     pub contact_hash: u64,
+    /// The query's descent rule.
+    pub descent: DescentRule,
+}
+
+impl Sample {
+    /// Whether the query's counters obey the test-tree identity of its descent rule ([`bvtt_holds`]).
+    pub fn bvtt_holds(&self) -> bool {
+        bvtt_holds(self.descent, &self.stats)
+    }
 }
 
 /// Runs one query `request` (all contacts or first contact) of `a` against
@@ -147,6 +162,7 @@ pub fn run_queries<T: Real, B: BoundingVolume<T>>(
                 stats: result.stats,
                 time,
                 contact_hash,
+                descent: request.descent,
             })
         })
         .collect()
@@ -184,12 +200,26 @@ impl Counters {
             d: col(&|s| s.stats.bv_disjoint as f64),
             i: col(&|s| s.stats.bv_overlapping as f64),
             time_ms: col(&|s| s.time.as_secs_f64() * 1e3),
-            bvtt_violations: samples
-                .iter()
-                .filter(|s| !bvtt_invariant_holds(&s.stats))
-                .count(),
+            bvtt_violations: samples.iter().filter(|s| !s.bvtt_holds()).count(),
         }
     }
+}
+
+/// What the suites print the identity of [`bvtt_holds`] as.
+pub const BVTT_IDENTITY: &str =
+    "bvtt identity D − I + 2·N_p = 1 (descend=both: 1 + 2·S₂, 0 ≤ S₂ ≤ I − N_p)";
+
+/// The test-tree identity of `rule` on single-triangle leaves: [`bvtt_invariant_holds`] for the rules that split
+/// one node per pair. [`DescentRule::Both`] splits `S₂` pairs on both sides (four tests each) and the others on
+/// one side, so `D − I + 2·N_p = 1 + 2·S₂` with `0 ≤ S₂ ≤ I − N_p` (the kept pairs that are not leaf pairs): the
+/// left side is odd and within those bounds.
+pub fn bvtt_holds(rule: DescentRule, s: &QueryStats) -> bool {
+    if rule != DescentRule::Both {
+        return bvtt_invariant_holds(s);
+    }
+    let lhs = s.bv_disjoint as i128 - s.bv_overlapping as i128 + 2 * s.tri_tests as i128;
+    let splits = s.bv_overlapping as i128 - s.tri_tests as i128;
+    lhs >= 1 && (lhs - 1) % 2 == 0 && (lhs - 1) / 2 <= splits
 }
 
 /// `D − I + 2·N_p = 1`: the BVTT identity `D − I + 2S + 2K = 1` with
@@ -260,11 +290,49 @@ mod tests {
         }));
     }
 
+    #[test]
+    fn both_identity_examples() {
+        // The roots kept and split on both sides, the four child pairs disjoint: S₂ = 1.
+        let s = QueryStats {
+            bv_tests: 5,
+            bv_disjoint: 4,
+            bv_overlapping: 1,
+            tri_tests: 0,
+            contacts: 0,
+        };
+        assert!(bvtt_holds(DescentRule::Both, &s));
+        assert!(!bvtt_holds(DescentRule::LargestDiameter, &s));
+        // One test fewer is impossible for either rule (even left side).
+        let t = QueryStats {
+            bv_tests: 4,
+            bv_disjoint: 3,
+            ..s
+        };
+        assert!(!bvtt_holds(DescentRule::Both, &t));
+        // Two both-side splits claimed with one kept internal pair.
+        let u = QueryStats {
+            bv_tests: 7,
+            bv_disjoint: 6,
+            ..s
+        };
+        assert!(!bvtt_holds(DescentRule::Both, &u));
+        // The binary example holds for Both too (S₂ = 0).
+        let v = QueryStats {
+            bv_tests: 15,
+            bv_disjoint: 8,
+            bv_overlapping: 7,
+            tri_tests: 0,
+            contacts: 0,
+        };
+        assert!(bvtt_holds(DescentRule::Both, &v));
+    }
+
     /// Builds one tree of the mesh and runs it against itself; also
     /// returns its per-level rows.
     struct SelfQueries<'a> {
         mesh: &'a Mesh,
         poses: &'a [PosePair],
+        descent: DescentRule,
     }
 
     impl BvJob for SelfQueries<'_> {
@@ -277,7 +345,7 @@ mod tests {
                     &model,
                     &model,
                     self.poses,
-                    &CollideRequest::all(),
+                    &CollideRequest::all().with_descent(self.descent),
                     &ProgressBar::hidden(),
                 )?,
                 levels::per_level(&model),
@@ -286,7 +354,7 @@ mod tests {
     }
 
     #[test]
-    fn contact_sets_agree_across_bv_types() {
+    fn contact_sets_agree_across_bv_types_and_rules() {
         let mesh = ccd_testkit::latlong(8, 16, 1.0);
         let offset = Translation3::new(1.2, 0.0, 0.0);
         let poses: Vec<PosePair> = rotation_pairs(3, 6)
@@ -298,14 +366,17 @@ mod tests {
                 )
             })
             .collect();
+        let rules = [DescentRule::LargestDiameter, DescentRule::Both];
         for f32 in [false, true] {
             let runs: Vec<_> = BvType::ALL
                 .iter()
-                .map(|&bv| {
+                .flat_map(|&bv| rules.map(|descent| (bv, descent)))
+                .map(|(bv, descent)| {
                     dispatch(
                         &mut SelfQueries {
                             mesh: &mesh,
                             poses: &poses,
+                            descent,
                         },
                         bv,
                         f32,
@@ -324,7 +395,7 @@ mod tests {
             );
             for (samples, levels) in &runs {
                 assert_eq!(signature(samples), signature(&runs[0].0));
-                assert!(samples.iter().all(|s| bvtt_invariant_holds(&s.stats)));
+                assert!(samples.iter().all(Sample::bvtt_holds));
                 // A binary tree with one triangle per leaf: 2n − 1 nodes, n leaves.
                 assert_eq!(
                     levels.iter().map(|l| l.nodes).sum::<usize>(),

@@ -17,7 +17,7 @@
 
 use anyhow::{Result, bail, ensure};
 use ccd::nalgebra::{Isometry3, Translation3};
-use ccd::{BoundingVolume, CollideRequest, Real};
+use ccd::{BoundingVolume, CollideRequest, DescentRule, Real};
 use ccd_testkit::{Mesh, min_face_plane_distance};
 use indicatif::ProgressBar;
 use plotters::prelude::SeriesLabelPosition;
@@ -25,11 +25,11 @@ use serde_json::json;
 
 use super::levels::{self, LevelRow};
 use super::{
-    BvJob, Counters, FIXED_CONFIG, PosePair, Verdict, build_model, dispatch, progress_bar,
+    BVTT_IDENTITY, BvJob, Counters, PosePair, Verdict, build_model, config, dispatch, progress_bar,
     run_queries,
 };
 use crate::fit::{RampAnalysis, analyse_ramp};
-use crate::flags::{BvType, ProximityFlags};
+use crate::flags::{BvType, Descend, ProximityFlags};
 use crate::mesh::Tessellation;
 use crate::plot::{Chart, Series};
 use crate::report::{Stamp, Table, json_num, num, slope, write_json};
@@ -69,6 +69,7 @@ struct Job<'a> {
     poses: &'a [PosePair],
     progress: &'a ProgressBar,
     levels: bool,
+    descent: DescentRule,
 }
 
 impl BvJob for Job<'_> {
@@ -90,7 +91,7 @@ impl BvJob for Job<'_> {
                 &inner,
                 &outer,
                 self.poses,
-                &CollideRequest::all(),
+                &CollideRequest::all().with_descent(self.descent),
                 self.progress,
             )?;
             rows.push(EpsRow {
@@ -153,6 +154,8 @@ struct Setup {
     scaled: bool,
     /// The grid ε whose timings are reported.
     speed_eps: f64,
+    /// Descent rule of the queries.
+    descend: Descend,
 }
 
 impl Setup {
@@ -183,6 +186,7 @@ impl Setup {
             d_min,
             eps_contact: 1.0 / d_min - 1.0,
             scaled: !flags.unscaled,
+            descend: flags.descend.descend,
         })
     }
 
@@ -205,10 +209,11 @@ impl Setup {
         let (d_min, eps_contact) = (self.d_min, self.eps_contact);
         let mut lines = vec![
             format!(
-                "bench-proximity tris={} {} queries={} seed={seed} {FIXED_CONFIG} precision={} threads={} bv={}",
+                "bench-proximity tris={} {} queries={} seed={seed} {} precision={} threads={} bv={}",
                 self.tess.tris(),
                 self.tess.describe(),
                 self.queries,
+                config(self.descend),
                 self.precision,
                 self.threads,
                 self.bvs
@@ -364,6 +369,7 @@ pub fn run(flags: &ProximityFlags) -> Result<Verdict> {
             poses: &poses,
             progress: &progress,
             levels: flags.levels,
+            descent: setup.descend.rule(),
         };
         results.push(dispatch(&mut job, bv, common.f32)?);
     }
@@ -558,7 +564,7 @@ fn print_comparison(setup: &Setup, results: &[BvResult], checks: &Checks, quick:
         0 => "holds in every query".to_owned(),
         bad => format!("VIOLATED in {bad} queries"),
     };
-    println!("bvtt invariant D − I + 2·N_p = 1: {bvtt}");
+    println!("{BVTT_IDENTITY}: {bvtt}");
     let advice = if setup.threads > 1 {
         "; use --threads 1 for timing figures"
     } else {

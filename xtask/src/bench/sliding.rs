@@ -12,7 +12,7 @@
 
 use anyhow::{Result, ensure};
 use ccd::nalgebra::{Isometry3, Translation3, Vector3};
-use ccd::{BoundingVolume, CollideRequest, Pose, Real};
+use ccd::{BoundingVolume, CollideRequest, DescentRule, Pose, Real};
 use ccd_testkit::Mesh;
 use indicatif::ProgressBar;
 use serde_json::json;
@@ -20,7 +20,7 @@ use serde_json::json;
 use super::distance_path::SMALL_RADIUS;
 use super::sliding_report::{self, Checks};
 use super::{
-    BvJob, FIXED_CONFIG, PosePair, Sample, Verdict, all_pairs, build_model, cast_pose, dispatch,
+    BvJob, PosePair, Sample, Verdict, all_pairs, build_model, cast_pose, config, dispatch,
     progress_bar, rotation_pairs, run_queries,
 };
 use crate::flags::{BvType, SlidingFlags};
@@ -104,6 +104,7 @@ struct Job<'a> {
     poses: &'a [PosePair],
     oracle_at: &'a [usize],
     progress: &'a ProgressBar,
+    descent: DescentRule,
 }
 
 impl BvJob for Job<'_> {
@@ -117,7 +118,7 @@ impl BvJob for Job<'_> {
             &big,
             &small,
             self.poses,
-            &CollideRequest::all(),
+            &CollideRequest::all().with_descent(self.descent),
             self.progress,
         )?;
         self.progress.set_message(format!("{} first", bv.name()));
@@ -125,7 +126,7 @@ impl BvJob for Job<'_> {
             &big,
             &small,
             self.poses,
-            &CollideRequest::first(),
+            &CollideRequest::first().with_descent(self.descent),
             self.progress,
         )?;
         let mut oracle = Vec::with_capacity(self.oracle_at.len());
@@ -138,7 +139,14 @@ impl BvJob for Job<'_> {
             let (pa, pb) = &self.poses[step];
             let (pa, pb) = (cast_pose::<T>(pa), cast_pose::<T>(pb));
             let truth = all_pairs::contacts(&big, &small, &Pose::relative_checked(&pa, &pb)?);
-            let mut found = ccd::collide(&big, &pa, &small, &pb, &CollideRequest::all())?.contacts;
+            let mut found = ccd::collide(
+                &big,
+                &pa,
+                &small,
+                &pb,
+                &CollideRequest::all().with_descent(self.descent),
+            )?
+            .contacts;
             found.sort_unstable();
             oracle.push(OracleCheck {
                 step,
@@ -183,7 +191,7 @@ pub fn run_path(
     poses: &[PosePair],
     bvs: &[BvType],
     oracle_at: &[usize],
-    f32: bool,
+    (f32, descent): (bool, DescentRule),
     progress: &ProgressBar,
 ) -> Result<Vec<BvRun>> {
     let (big, small) = (tess.mesh(1.0), tess.mesh(SMALL_RADIUS));
@@ -195,6 +203,7 @@ pub fn run_path(
             poses,
             oracle_at: if k == 0 { oracle_at } else { &[] },
             progress,
+            descent,
         };
         runs.push(dispatch(&mut job, bv, f32)?);
     }
@@ -227,9 +236,10 @@ pub fn run(flags: &SlidingFlags) -> Result<Verdict> {
     let precision = if common.f32 { "f32" } else { "f64" };
     let header = vec![
         format!(
-            "bench-sliding tris={} steps={steps} seed={} {FIXED_CONFIG} precision={precision} threads={threads} bv={}",
+            "bench-sliding tris={} steps={steps} seed={} {} precision={precision} threads={threads} bv={}",
             tess.tris(),
             common.seed,
+            config(flags.descend.descend),
             bvs.iter().map(|b| b.name()).collect::<Vec<_>>().join(","),
         ),
         format!("{} for both spheres", tess.describe()),
@@ -246,7 +256,14 @@ pub fn run(flags: &SlidingFlags) -> Result<Verdict> {
     }
 
     let progress = progress_bar((bvs.len() * steps * 2) as u64);
-    let runs = run_path(tess, &poses, &bvs, &oracle_at, common.f32, &progress)?;
+    let runs = run_path(
+        tess,
+        &poses,
+        &bvs,
+        &oracle_at,
+        (common.f32, flags.descend.descend.rule()),
+        &progress,
+    )?;
     progress.finish_and_clear();
 
     let mut table = Table::new(&[
@@ -368,51 +385,54 @@ mod tests {
         assert_eq!(sample_positions(3, 3), vec![0, 1, 2]);
     }
 
-    /// The suite's per-position contact counts on small meshes equal the brute-force count, for every BV type,
-    /// and the first-contact queries find a contact exactly where there are contacts.
+    /// The suite's per-position contact counts on small meshes equal the brute-force count, for every BV type
+    /// and the thesis's and the library's descent rules, and the first-contact queries find a contact exactly
+    /// where there are contacts.
     #[test]
     fn per_position_contacts_equal_brute_force() {
         let tess = Tessellation::LatLong { t: 11, s: 20 };
         let steps = 11;
         let poses = sliding_poses(7, steps);
         let bvs = [BvType::Sphere, BvType::Aabb, BvType::Obb, BvType::Rss];
-        let runs = run_path(
-            tess,
-            &poses,
-            &bvs,
-            &[0, 3, 5],
-            false,
-            &ProgressBar::hidden(),
-        )
-        .unwrap();
         let (big, small) = (
             build_model::<f64, ccd::Obb<f64>>(&tess.mesh(1.0)).unwrap(),
             build_model::<f64, ccd::Obb<f64>>(&tess.mesh(SMALL_RADIUS)).unwrap(),
         );
-        let mut crossing = 0;
-        for (i, (pa, pb)) in poses.iter().enumerate() {
-            let b_in_a = Pose::relative_checked(pa, pb).unwrap();
-            let truth = ccd_query::collide_brute_force(&big, &small, &b_in_a).len() as u64;
-            crossing += usize::from(truth > 0);
-            for r in &runs {
-                assert_eq!(
-                    r.all[i].stats.contacts,
-                    truth,
-                    "{} x = {}",
-                    r.bv.name(),
-                    x_at(i, steps)
-                );
-                assert_eq!(r.first[i].stats.contacts > 0, truth > 0);
+        for rule in [DescentRule::LargestDiameter, DescentRule::Both] {
+            let runs = run_path(
+                tess,
+                &poses,
+                &bvs,
+                &[0, 3, 5],
+                (false, rule),
+                &ProgressBar::hidden(),
+            )
+            .unwrap();
+            let mut crossing = 0;
+            for (i, (pa, pb)) in poses.iter().enumerate() {
+                let b_in_a = Pose::relative_checked(pa, pb).unwrap();
+                let truth = ccd_query::collide_brute_force(&big, &small, &b_in_a).len() as u64;
+                crossing += usize::from(truth > 0);
+                for r in &runs {
+                    assert_eq!(
+                        r.all[i].stats.contacts,
+                        truth,
+                        "{rule:?} {} x = {}",
+                        r.bv.name(),
+                        x_at(i, steps)
+                    );
+                    assert_eq!(r.first[i].stats.contacts > 0, truth > 0);
+                }
             }
+            assert!(
+                crossing >= 5 && crossing < steps,
+                "{crossing} crossing positions"
+            );
+            let oracle = &runs[0].oracle;
+            assert_eq!(oracle.len(), 3);
+            assert!(oracle.iter().all(|c| c.same_set && c.oracle == c.query));
+            let checks = Checks::new(&runs, steps);
+            assert_eq!(checks.verdict(), Verdict::Pass, "{rule:?}");
         }
-        assert!(
-            crossing >= 5 && crossing < steps,
-            "{crossing} crossing positions"
-        );
-        let oracle = &runs[0].oracle;
-        assert_eq!(oracle.len(), 3);
-        assert!(oracle.iter().all(|c| c.same_set && c.oracle == c.query));
-        let checks = Checks::new(&runs, steps);
-        assert_eq!(checks.verdict(), Verdict::Pass);
     }
 }

@@ -10,7 +10,7 @@ use anyhow::Result;
 use plotters::prelude::SeriesLabelPosition;
 
 use super::sliding::{BvRun, circumference, x_at};
-use super::{Sample, Verdict, bvtt_invariant_holds};
+use super::{BVTT_IDENTITY, Sample, Verdict};
 use crate::flags::BvType;
 use crate::plot::{Chart, Series, bv_color, lighter};
 use crate::report::{Table, num};
@@ -110,12 +110,7 @@ impl Checks {
         });
         let bvtt_bad = runs
             .iter()
-            .map(|r| {
-                r.all
-                    .iter()
-                    .filter(|s| !bvtt_invariant_holds(&s.stats))
-                    .count()
-            })
+            .map(|r| r.all.iter().filter(|s| !s.bvtt_holds()).count())
             .sum();
         let first_bad = runs
             .iter()
@@ -328,7 +323,7 @@ pub fn print_comparison(
         }
     );
     println!(
-        "bvtt invariant D − I + 2·N_p = 1: {}",
+        "{BVTT_IDENTITY}: {}",
         match checks.bvtt_bad {
             0 => "holds in every query".to_owned(),
             n => format!("VIOLATED in {n} queries"),

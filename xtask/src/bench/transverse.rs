@@ -11,14 +11,14 @@
 
 use anyhow::{Result, ensure};
 use ccd::nalgebra::{Isometry3, Translation3};
-use ccd::{BoundingVolume, CollideRequest, Real};
+use ccd::{BoundingVolume, CollideRequest, DescentRule, Real};
 use ccd_testkit::Mesh;
 use indicatif::ProgressBar;
 use plotters::prelude::SeriesLabelPosition;
 use serde_json::json;
 
 use super::{
-    BvJob, Counters, FIXED_CONFIG, PosePair, Verdict, build_model, dispatch, progress_bar,
+    BVTT_IDENTITY, BvJob, Counters, PosePair, Verdict, build_model, config, dispatch, progress_bar,
     run_queries,
 };
 use crate::fit::loglog_slope;
@@ -75,6 +75,7 @@ struct Job<'a> {
     meshes: &'a [Mesh],
     poses: &'a [PosePair],
     progress: &'a ProgressBar,
+    descent: DescentRule,
 }
 
 impl BvJob for Job<'_> {
@@ -90,14 +91,14 @@ impl BvJob for Job<'_> {
                 &model,
                 &model,
                 self.poses,
-                &CollideRequest::all(),
+                &CollideRequest::all().with_descent(self.descent),
                 self.progress,
             )?;
             let first = run_queries(
                 &model,
                 &model,
                 self.poses,
-                &CollideRequest::first(),
+                &CollideRequest::first().with_descent(self.descent),
                 &ProgressBar::hidden(),
             )?;
             let first_disagree = samples
@@ -306,9 +307,10 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
     };
     let header = vec![
         format!(
-            "bench-transverse tris={} queries={queries} seed={} {FIXED_CONFIG} precision={precision} threads={threads} bv={}",
+            "bench-transverse tris={} queries={queries} seed={} {} precision={precision} threads={threads} bv={}",
             list(&|t| t.tris().to_string(), ";"),
             common.seed,
+            config(flags.descend.descend),
             bvs.iter().map(|b| b.name()).collect::<Vec<_>>().join(","),
         ),
         format!("meshes: {}", list(&|t| t.describe(), "; ")),
@@ -330,6 +332,7 @@ pub fn run(flags: &TransverseFlags) -> Result<Verdict> {
             meshes: &meshes,
             poses: &poses,
             progress: &progress,
+            descent: flags.descend.descend.rule(),
         };
         results.push((bv, dispatch(&mut job, bv, common.f32)?));
     }
@@ -474,7 +477,7 @@ fn print_comparison(
         0 => "holds in every query".to_owned(),
         bad => format!("VIOLATED in {bad} queries"),
     };
-    println!("bvtt invariant D − I + 2·N_p = 1: {bvtt}");
+    println!("{BVTT_IDENTITY}: {bvtt}");
     let first = match checks.first_bad {
         0 => "agrees with all contacts on every pose".to_owned(),
         bad => format!("DISAGREES on {bad} poses"),
