@@ -60,7 +60,7 @@ use ccd_bv::{RangeError, Real};
 use ccd_bvh::Hierarchy;
 use ccd_motion::Motion;
 
-use crate::{CollideRequest, collide};
+use crate::{CollideRequest, DescentRule, collide};
 use describe::{ModelPair, describe};
 
 /// First time of impact of mesh `a` carried by `motion_a` and mesh `b` carried by `motion_b` over
@@ -121,11 +121,14 @@ where
         &motion_a.pose(zero),
         b,
         &motion_b.pose(zero),
+        // The descent rule of the search below (largest diameter), so that the counters of both parts
+        // describe one binary test tree.
         &if all {
             CollideRequest::all()
         } else {
             CollideRequest::first()
-        },
+        }
+        .with_descent(DescentRule::LargestDiameter),
     )?;
     stats.bv_tests += start.stats.bv_tests;
     stats.primitive_tests += start.stats.tri_tests;
