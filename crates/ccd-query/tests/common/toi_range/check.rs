@@ -5,8 +5,8 @@ use std::cell::RefCell;
 
 use ccd_motion::Motion;
 use ccd_query::{
-    CollideRequest, ContinuousVolume, ToiMode, ToiOutcome, ToiRequest, ToiResult, collide,
-    time_of_impact,
+    CollideRequest, ContinuousVolume, DescentRule, ToiMode, ToiOutcome, ToiRequest, ToiResult,
+    collide, time_of_impact,
 };
 use nalgebra::{Isometry3, UnitQuaternion};
 use proptest::prelude::*;
@@ -160,11 +160,13 @@ fn check_result<T: Sc, B: ContinuousVolume<T>>(
         &ma.pose(zero),
         &scene.b,
         &mb.pose(zero),
+        // With the descent rule time_of_impact's own check uses.
         &if request.mode == ToiMode::AllFeaturePairs {
             CollideRequest::all()
         } else {
             CollideRequest::first()
-        },
+        }
+        .with_descent(DescentRule::LargestDiameter),
     )
     .expect("time_of_impact accepted these poses");
     let (budget, s) = (request.budget, &r.stats);
