@@ -140,7 +140,7 @@ impl BvJob for Job<'_> {
             let mut lists: [Vec<TestedPair<B>>; 2] = [Vec::new(), Vec::new()];
             for (pa, pb) in &scene.poses {
                 let b_in_a = Pose::relative_checked(&cast_pose::<T>(pa), &cast_pose::<T>(pb))?;
-                let recorded = record_collide_tests(&a, &b, &b_in_a, DescentRule::default())?;
+                let recorded = record_collide_tests(&a, &b, &b_in_a, DescentRule::LargestDiameter)?;
                 for p in recorded.pairs {
                     lists[usize::from(p.overlapping)].push(p);
                 }
