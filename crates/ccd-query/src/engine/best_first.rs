@@ -218,10 +218,11 @@ where
                 Step::Descend => {
                     let (na, nb) = (&a.nodes()[e.na as usize], &b.nodes()[e.nb as usize]);
                     let how = split(rule, &na.bv, na.is_leaf(), &nb.bv, nb.is_leaf());
-                    let first =
-                        |n: &ccd_bvh::Node<_, _>| if n.is_leaf() { 0 } else { n.first_child() };
-                    let (pairs, n) =
-                        child_pairs(how, (e.na as usize, first(na)), (e.nb as usize, first(nb)));
+                    let (pairs, n) = child_pairs(
+                        how,
+                        (e.na as usize, na.first_child()),
+                        (e.nb as usize, nb.first_child()),
+                    );
                     for &(ca, cb) in pairs[..n].iter().rev() {
                         if let Some(key) = visitor.child_key(a, b, &e, ca, cb) {
                             let child = Entry {

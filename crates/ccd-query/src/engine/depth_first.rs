@@ -245,7 +245,7 @@ where
                     let (a0, a1) = (&nodes_a[ca].bv, &nodes_a[ca + 1].bv);
                     let keep = visitor.keep_quad([a0, a0, a1, a1], [b0, b1, b0, b1]);
                     tests += 4;
-                    overlapping += keep.iter().map(|k| u64::from(k.is_some())).sum::<u64>();
+                    overlapping += kept(&keep);
                     let (ca, cb) = (ca as u32, cb as u32);
                     next = order_quad(&mut stack, keep, |k| (ca + k / 2, cb + k % 2));
                 }
@@ -259,10 +259,10 @@ where
     peak
 }
 
-/// How many of the two verdicts keep their pair.
+/// How many of the verdicts keep their pair.
 #[inline(always)]
-fn kept<K>(keep: &[Option<K>; 2]) -> u64 {
-    u64::from(keep[0].is_some()) + u64::from(keep[1].is_some())
+fn kept<K, const N: usize>(keep: &[Option<K>; N]) -> u64 {
+    keep.iter().map(|k| u64::from(k.is_some())).sum()
 }
 
 /// Orders the kept children of a split pair: the one with the smaller key (child 0 on ties, incomparable keys and
