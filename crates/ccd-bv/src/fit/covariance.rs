@@ -1,7 +1,8 @@
 //! Covariance of point sets and of triangle surfaces (thesis §3.4), in `f64`.
 
-use nalgebra::{Matrix3, SMatrix, SymmetricEigen, Vector3};
+use nalgebra::{Matrix3, SMatrix, Vector3};
 
+pub(crate) use super::eigen::eigen_sorted;
 use super::scale::{max_abs, scaled, stats_exponent};
 use crate::Real;
 use ccd_interval::pow2::ldexp;
@@ -82,22 +83,6 @@ fn unscaled<const R: usize, const C: usize>(m: SMatrix<f64, R, C>, k: i32) -> SM
 /// of their eigenspace; a non-finite input gives the identity.
 pub fn principal_axes(cov: &Matrix3<f64>) -> Matrix3<f64> {
     eigen_sorted(cov).0
-}
-
-/// [`principal_axes`] together with the eigenvalues in the same order.
-pub(crate) fn eigen_sorted(cov: &Matrix3<f64>) -> (Matrix3<f64>, [f64; 3]) {
-    if !cov.iter().all(|x| x.is_finite()) {
-        return (Matrix3::identity(), [0.0; 3]);
-    }
-    let eig = SymmetricEigen::new(*cov);
-    let mut order = [0usize, 1, 2];
-    order.sort_by(|&i, &j| eig.eigenvalues[j].total_cmp(&eig.eigenvalues[i]));
-    let values = order.map(|i| eig.eigenvalues[i]);
-    let axes = orthonormal_frame(
-        &eig.eigenvectors.column(order[0]).into(),
-        &eig.eigenvectors.column(order[1]).into(),
-    );
-    (axes, values)
 }
 
 /// A right-handed orthonormal frame whose first column is `u` (normalised)

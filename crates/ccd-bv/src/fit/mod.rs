@@ -38,6 +38,7 @@
 
 mod bounds;
 mod covariance;
+mod eigen;
 mod exact;
 mod frame;
 mod hull;
