@@ -81,6 +81,17 @@ fn check_tree<T: Real, B: BoundingVolume<T>>(
         assert_eq!(nodes.len(), 2 * triangles.len() - 1);
     }
     assert_eq!(bvh.face_range(0), 0..faces.len());
+    // The depth-first layout: each internal node's children are the next free
+    // pair when it is reached in a depth-first walk, left subtree first.
+    let (mut next, mut stack) = (1, vec![0]);
+    while let Some(i) = stack.pop() {
+        if let NodeKind::Internal { first_child: c } = nodes[i].kind() {
+            assert_eq!(c, next, "node {i}: children not at the next free pair");
+            next += 2;
+            stack.extend([c + 1, c]);
+        }
+    }
+    assert_eq!(next, nodes.len());
 }
 
 fn build_and_check<T: Real, B: BoundingVolume<T>>(

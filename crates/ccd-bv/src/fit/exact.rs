@@ -20,6 +20,13 @@ use robust::{Coord, Coord3D, orient2d, orient3d};
 const SAFE: std::ops::RangeInclusive<f64> =
     f64::from_bits((1023 - 250) << 52)..=f64::from_bits((1023 + 250) << 52);
 
+/// Shewchuk's `ccwerrboundA`, `(3 + 16ε)ε` with `ε = 2^-53`.
+const CCW_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
+
+/// `2^-900`: products summing to at least this lost nothing to underflow
+/// that the filter's bound does not cover.
+const TINY_PERMANENT: f64 = f64::from_bits((1023 - 900) << 52);
+
 fn safe(x: f64) -> bool {
     x == 0.0 || SAFE.contains(&x.abs())
 }
@@ -53,10 +60,25 @@ fn orient3d_big(pts: [&Vector3<f64>; 4]) -> Ordering {
 /// The sign of `robust::orient2d(a, b, c)` = `(a − c) × (b − c)`, exact:
 /// `Greater` when `a, b, c` turn counter-clockwise.
 pub(crate) fn orient2d_sign(pts: [[f64; 2]; 3]) -> Ordering {
+    // Shewchuk's first filter, inlined: the rounded determinant has the exact
+    // sign when it exceeds (3 + 16ε)ε times the sum of the products' magnitudes
+    // (ε = 2^-53), unless a product underflowed (sum below 2^-900, where the
+    // bound no longer covers the products' absolute errors) or overflowed.
+    let [a, b, c] = pts;
+    let (left, right) = ((a[0] - c[0]) * (b[1] - c[1]), (a[1] - c[1]) * (b[0] - c[0]));
+    let (det, sum) = (left - right, left.abs() + right.abs());
+    if sum >= TINY_PERMANENT && det.abs() > CCW_BOUND * sum && sum.is_finite() {
+        return det.total_cmp(&0.0);
+    }
     if pts.iter().flatten().all(|&x| safe(x)) {
         let [a, b, c] = pts.map(|p| Coord { x: p[0], y: p[1] });
         return sign(orient2d(a, b, c));
     }
+    orient2d_big(pts)
+}
+
+/// The sign of `(a − c) × (b − c)` in big integers: exact for any finite coordinates.
+fn orient2d_big(pts: [[f64; 2]; 3]) -> Ordering {
     let e0 = min_exponent(pts.iter().flatten());
     let q = pts.map(|p| p.map(|x| big(x, e0)));
     let d = |i: usize, k: usize| &q[i][k] - &q[2][k];
@@ -139,6 +161,26 @@ mod tests {
             }
             let pts = [&p[0], &p[1], &p[2], &p[3]];
             assert_eq!(orient3d_big(pts), orient3d_sign(pts));
+        }
+    }
+
+    /// The filtered and adaptive paths agree with the big-integer evaluation,
+    /// nearly collinear triples included.
+    #[test]
+    fn orient2d_agrees_with_big_integers() {
+        let mut x = coords(11, 60);
+        for k in 0..50_000 {
+            let [a, b, mut c]: [[f64; 2]; 3] = std::array::from_fn(|_| [x(), x()]);
+            // Collinear up to rounding now and then: c = a + t·(b − a).
+            if k % 2 == 0 {
+                let t = x();
+                c = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+            }
+            assert_eq!(
+                orient2d_sign([a, b, c]),
+                orient2d_big([a, b, c]),
+                "{a:?} {b:?} {c:?}"
+            );
         }
     }
 

@@ -27,10 +27,12 @@ use std::sync::Mutex;
 use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Real};
 use rayon::prelude::*;
 
+use super::layout::{Below, Placed};
 use super::moments::{NodeStats, Tri, node_stats};
 use super::partition::partition_in_place;
-use super::{Context, MEAN_SPLIT_DEPTH, Subtree};
+use super::{Context, MEAN_SPLIT_DEPTH};
 use crate::Face;
+use crate::node::Node;
 
 /// Node sizes (triangles) whose OBB and RSS frames come from the hull
 /// surface when [`FitMethod::HullSurface`] is asked for.
@@ -40,7 +42,7 @@ pub const HULL_TRIANGLES: RangeInclusive<usize> = 3..=16;
 pub(super) fn build<T: Real, B: BoundingVolume<T>>(
     ctx: &Context<'_, T>,
     triangles: &[[u32; 3]],
-) -> (Subtree<B>, Vec<Face>) {
+) -> (Vec<Node<T, B>>, Vec<Face>) {
     let k = ccd_bv::fit::statistics_exponent(ctx.vertices);
     let mut tris: Vec<Tri> = triangles
         .par_iter()
@@ -49,7 +51,9 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
         .collect();
     let marks = Marks::new();
     let fast = Fast { ctx, marks: &marks };
-    let root = fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default());
+    let nodes = super::layout::build(triangles.len(), |below| {
+        fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default(), below)
+    });
     let faces = tris
         .iter()
         .map(|t| Face {
@@ -57,7 +61,7 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
             id: t.id,
         })
         .collect();
-    (root, faces)
+    (nodes, faces)
 }
 
 /// What every recursion level shares.
@@ -68,14 +72,16 @@ struct Fast<'a, T> {
 
 impl<T: Real> Fast<'_, T> {
     /// The subtree over `tris` (reordered in place), whose first face lands
-    /// at `start`; `buf` holds the calling task's reusable buffers.
+    /// at `start`, its descendants written to `below`; `buf` holds the
+    /// calling task's reusable buffers.
     fn subtree<B: BoundingVolume<T>>(
         &self,
         tris: &mut [Tri],
         start: usize,
         depth: u32,
         buf: &mut Buffers,
-    ) -> Subtree<B> {
+        below: Below<'_, T, B>,
+    ) -> Placed<T, B> {
         let (vertices, options) = (self.ctx.vertices, self.ctx.options);
         let count = tris.len();
         let stats = (count > 1).then(|| node_stats(tris));
@@ -87,25 +93,26 @@ impl<T: Real> Fast<'_, T> {
         let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, &frame);
         let Some(stats) = stats.filter(|_| count > options.leaf_size as usize) else {
             self.ctx.progress.leaf(count);
-            return Subtree::Leaf { bv, start, count };
+            return super::layout::leaf(bv, start, count);
         };
         let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH);
         let (l, r) = tris.split_at_mut(mid);
+        let (pair, below_l, below_r) = below.split(mid, count);
         let (l, r) = if count >= options.parallel_threshold {
             rayon::join(
-                || self.subtree::<B>(l, start, depth + 1, buf),
-                || self.subtree::<B>(r, start + mid, depth + 1, &mut Buffers::default()),
+                || self.subtree::<B>(l, start, depth + 1, buf, below_l),
+                || {
+                    let mut own = Buffers::default();
+                    self.subtree::<B>(r, start + mid, depth + 1, &mut own, below_r)
+                },
             )
         } else {
             (
-                self.subtree::<B>(l, start, depth + 1, buf),
-                self.subtree::<B>(r, start + mid, depth + 1, buf),
+                self.subtree::<B>(l, start, depth + 1, buf, below_l),
+                self.subtree::<B>(r, start + mid, depth + 1, buf, below_r),
             )
         };
-        Subtree::Internal {
-            bv,
-            children: Box::new([l, r]),
-        }
+        pair.join(bv, l, r)
     }
 }
 

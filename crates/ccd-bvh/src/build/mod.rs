@@ -2,6 +2,7 @@
 //! node / face / vertex arrays of FPQ (§7.2).
 
 mod fast;
+mod layout;
 mod moments;
 mod options;
 mod partition;
@@ -13,26 +14,13 @@ use ccd_bv::{BoundingVolume, Real};
 
 use crate::node::{MAX_LEAF_SIZE, Node};
 use crate::{BuildError, Face};
+use layout::{Below, Placed};
 
 /// Below this depth nodes are split at the mean (the thesis rule); deeper
 /// ones at the median, which bounds the depth (and the recursion) by
 /// `MEAN_SPLIT_DEPTH + log2(n)` even on adversarial inputs where mean splits
 /// peel off one triangle at a time.
 pub(crate) const MEAN_SPLIT_DEPTH: u32 = 64;
-
-/// A subtree before flattening: faces are already in their final order, and
-/// `start` is the offset of the subtree's first face in the face array.
-enum Subtree<B> {
-    Leaf {
-        bv: B,
-        start: usize,
-        count: usize,
-    },
-    Internal {
-        bv: B,
-        children: Box<[Subtree<B>; 2]>,
-    },
-}
 
 /// Checks the mesh and the options; every failure is a typed error.
 pub(crate) fn validate<T: Real>(
@@ -125,21 +113,22 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
         options,
         progress,
     };
-    let (root, faces) = match options.method {
+    match options.method {
         BuildMethod::Fast => fast::build::<T, B>(&ctx, triangles),
         BuildMethod::Reference => {
             let mut tris = triangles.to_vec();
             let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
-            let root = subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0);
+            let nodes = layout::build(triangles.len(), |below| {
+                subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0, below)
+            });
             let faces = tris
                 .into_iter()
                 .zip(ids)
                 .map(|(vertices, id)| Face { vertices, id })
                 .collect();
-            (root, faces)
+            (nodes, faces)
         }
-    };
-    (flatten(root), faces)
+    }
 }
 
 /// Reports how many triangles have reached their leaf so far; called from
@@ -174,19 +163,23 @@ struct Context<'a, T> {
     progress: &'a Progress<'a>,
 }
 
+/// The reference build of the subtree over `tris` (and their `ids`,
+/// reordered alike), whose first face lands at `start`, its descendants
+/// written to `below`.
 fn subtree<T: Real, B: BoundingVolume<T>>(
     ctx: &Context<'_, T>,
     tris: &mut [[u32; 3]],
     ids: &mut [u32],
     start: usize,
     depth: u32,
-) -> Subtree<B> {
+    below: Below<'_, T, B>,
+) -> Placed<T, B> {
     let (vertices, options) = (ctx.vertices, ctx.options);
     let bv = B::fit(vertices, tris, options.fit);
     let count = tris.len();
     if count <= options.leaf_size as usize {
         ctx.progress.leaf(count);
-        return Subtree::Leaf { bv, start, count };
+        return layout::leaf(bv, start, count);
     }
     let mid = if depth < MEAN_SPLIT_DEPTH {
         partition::split(vertices, tris, ids)
@@ -195,49 +188,13 @@ fn subtree<T: Real, B: BoundingVolume<T>>(
     };
     let (tris_l, tris_r) = tris.split_at_mut(mid);
     let (ids_l, ids_r) = ids.split_at_mut(mid);
-    let mut left = move || subtree::<T, B>(ctx, tris_l, ids_l, start, depth + 1);
-    let mut right = move || subtree::<T, B>(ctx, tris_r, ids_r, start + mid, depth + 1);
+    let (pair, below_l, below_r) = below.split(mid, count);
+    let left = move || subtree::<T, B>(ctx, tris_l, ids_l, start, depth + 1, below_l);
+    let right = move || subtree::<T, B>(ctx, tris_r, ids_r, start + mid, depth + 1, below_r);
     let (l, r) = if count >= options.parallel_threshold {
         rayon::join(left, right)
     } else {
         (left(), right())
     };
-    Subtree::Internal {
-        bv,
-        children: Box::new([l, r]),
-    }
-}
-
-/// Lays the tree out with the root at 0 and the two children of every
-/// internal node in adjacent slots, each subtree's descendants after its
-/// earlier siblings' (depth-first).
-fn flatten<T: Real, B: BoundingVolume<T>>(root: Subtree<B>) -> Vec<Node<T, B>> {
-    let mut nodes: Vec<Option<Node<T, B>>> = vec![None];
-    place(root, 0, &mut nodes);
-    nodes
-        .into_iter()
-        .map(|n| n.expect("every reserved slot is filled"))
-        .collect()
-}
-
-fn place<T: Real, B: BoundingVolume<T>>(
-    tree: Subtree<B>,
-    slot: usize,
-    nodes: &mut Vec<Option<Node<T, B>>>,
-) {
-    match tree {
-        Subtree::Leaf { bv, start, count } => {
-            // Counts and offsets were checked against the encoding in `validate`.
-            nodes[slot] = Node::leaf(bv, start, count);
-        }
-        Subtree::Internal { bv, children } => {
-            let first = nodes.len();
-            nodes.push(None);
-            nodes.push(None);
-            nodes[slot] = Node::internal(bv, first);
-            let [l, r] = *children;
-            place(l, first, nodes);
-            place(r, first + 1, nodes);
-        }
-    }
+    pair.join(bv, l, r)
 }
