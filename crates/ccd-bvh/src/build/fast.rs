@@ -16,8 +16,9 @@
 //!   trees as tight); the triangle covariance the split already computed
 //!   (§3.3.3) for larger nodes and for pairs, where it does as well (the
 //!   parallel-close-proximity BV-test counts of `cargo xtask
-//!   bench-proximity` decided both ranges); one-triangle leaves and flat
-//!   nodes by the fits' own rules.
+//!   bench-proximity` decided both ranges), flat ones included (their
+//!   smallest axis is the normal); one-triangle leaves and nodes that do not
+//!   span a plane by the fits' own rules.
 //! - Extents: the fits' own, over the node's distinct vertices, so every
 //!   volume contains its triangles exactly as `BoundingVolume::fit`'s do.
 
@@ -127,7 +128,7 @@ struct Buffers {
 fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
     let hull = fit == FitMethod::HullSurface && HULL_TRIANGLES.contains(&count);
     match stats {
-        Some(s) if s.solid && !hull => FitFrame::Axes(s.axes),
+        Some(s) if s.spans_plane && !hull => FitFrame::Axes(s.axes),
         _ if hull => FitFrame::ProjectedHull,
         _ if count == 1 => FitFrame::Method(fit),
         _ => FitFrame::Method(FitMethod::TriangleSurface),

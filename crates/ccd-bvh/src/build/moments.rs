@@ -67,14 +67,17 @@ pub(crate) struct NodeStats {
     pub(crate) axes: Matrix3<f64>,
     /// The area-weighted mean centroid (scaled units).
     pub(crate) mean: Vector3<f64>,
-    /// Whether the covariance is a volume's: positive total area and a
-    /// smallest spread above `1e-12` of the largest. Otherwise the frame is
-    /// left to the fit's own degenerate-case rules.
-    pub(crate) solid: bool,
+    /// Whether the axes are well defined: positive total area and a middle
+    /// spread above `1e-12` of the largest, so the triangles span at least a
+    /// plane (for flat nodes, such as the planar quads of a lat/long sphere,
+    /// the smallest axis is then their normal, to `f64` round-off).
+    /// Otherwise (segments, points, zero area) the frame is left to the fit's
+    /// own degenerate-case rules.
+    pub(crate) spans_plane: bool,
 }
 
-/// Relative spread below which a node's triangles count as flat (the
-/// threshold of the fits' own dimension test).
+/// Relative spread below which a node's triangles count as lower-dimensional
+/// (the threshold of the fits' own dimension test).
 const FLAT: f64 = 1e-12;
 
 /// The triangle covariance of `tris` (two passes over their moments); for a
@@ -109,6 +112,10 @@ pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
         let a: Vector3<f64> = axes.column(j).into();
         a.dot(&(cov * a))
     };
-    let solid = weighted && spread(2) > FLAT * spread(0);
-    NodeStats { axes, mean, solid }
+    let spans_plane = weighted && spread(1) > FLAT * spread(0);
+    NodeStats {
+        axes,
+        mean,
+        spans_plane,
+    }
 }
