@@ -22,7 +22,10 @@
 //! determinant of `(A − qI)/p`) or the smallest (otherwise) lies at least
 //! `√3·p` from both others.
 
+use ccd_interval::pow2::ldexp;
 use nalgebra::{Matrix3, Vector3};
+
+use super::scale::stats_exponent;
 
 /// The eigenvectors of the symmetric `a` (lower triangle read) as the columns
 /// of a right-handed rotation, with their eigenvalues, sorted by
@@ -46,12 +49,19 @@ pub(crate) fn eigen_sorted(a: &Matrix3<f64>) -> (Matrix3<f64>, [f64; 3]) {
     if !(scale > 0.0 && scale.is_finite()) {
         return (Matrix3::identity(), [0.0; 3]);
     }
-    // Entries in [-1, 1]: no square below overflows, and none underflows
-    // unless it is below 2^-1022 of the largest.
-    let [xx, xy, xz, yy, yz, zz] = lower.map(|x| x / scale);
+    // Scaled exactly by 2^k into [2^-128, 2^128] where the largest entry lies
+    // outside (k = 0, no scaling, otherwise): no cube below overflows, and
+    // none underflows unless it is far below the largest entry's.
+    let k = stats_exponent(scale);
+    let [xx, xy, xz, yy, yz, zz] = if k == 0 {
+        lower
+    } else {
+        lower.map(|x| ldexp(x, k))
+    };
     // The deviatoric part B = A - qI: same eigenvectors, eigenvalues shifted by q.
-    let q = (xx + yy + zz) / 3.0;
+    let q = (xx + yy + zz) * (1.0 / 3.0);
     let b = Shifted {
+        unit: ldexp(scale, k),
         d: [xx - q, yy - q, zz - q],
         xy,
         xz,
@@ -60,7 +70,7 @@ pub(crate) fn eigen_sorted(a: &Matrix3<f64>) -> (Matrix3<f64>, [f64; 3]) {
     let first = b.isolated_eigenvector();
     let (u, w) = plane_basis(&first);
     let (second, third) = b.plane_eigenvectors(&u, &w);
-    let value = |v: &Vector3<f64>| (b.quadratic(v) + q) * scale;
+    let value = |v: &Vector3<f64>| ldexp(b.quadratic(v) + q, -k);
     let mut pairs = [
         (value(&first), first),
         (value(&second), second),
@@ -76,9 +86,11 @@ pub(crate) fn eigen_sorted(a: &Matrix3<f64>) -> (Matrix3<f64>, [f64; 3]) {
     (Matrix3::from_columns(&[x, y, x.cross(&y)]), [l0, l1, l2])
 }
 
-/// A symmetric matrix with entries in about `[-2, 2]` and zero trace (up to
-/// round-off): diagonal `d` and the off-diagonal entries.
+/// A symmetric matrix with zero trace (up to round-off): diagonal `d` and the
+/// off-diagonal entries.
 struct Shifted {
+    /// The largest magnitude among the entries of `A` (before the shift).
+    unit: f64,
     d: [f64; 3],
     xy: f64,
     xz: f64,
@@ -109,7 +121,7 @@ impl Shifted {
     /// the other two (module docs); `x` when `B` is zero.
     fn isolated_eigenvector(&self) -> Vector3<f64> {
         let ([dx, dy, dz], xy, xz, yz) = (self.d, self.xy, self.xz, self.yz);
-        let p2 = (dx * dx + dy * dy + dz * dz + 2.0 * (xy * xy + xz * xz + yz * yz)) / 6.0;
+        let p2 = (dx * dx + dy * dy + dz * dz + 2.0 * (xy * xy + xz * xz + yz * yz)) * (1.0 / 6.0);
         if p2 == 0.0 {
             return Vector3::x();
         }
@@ -153,7 +165,7 @@ impl Shifted {
     ) -> (Vector3<f64>, Vector3<f64>) {
         let bw = self.apply(w);
         let (a, b, c) = (self.quadratic(u), u.dot(&bw), w.dot(&bw));
-        if b.abs() <= TINY {
+        if b.abs() <= TINY * self.unit {
             return (*u, *w);
         }
         // tan θ = t, the root of t² + 2τt − 1 = 0 with |θ| ≤ π/4; for huge |τ|, t ≈ 1/(2τ).
@@ -169,6 +181,8 @@ impl Shifted {
     }
 }
 
+/// Off-diagonal magnitude of the 2×2 problem, relative to the largest entry
+/// of `A`, below which it counts as diagonal (module docs).
 const TINY: f64 = 8.0 * f64::EPSILON;
 
 /// An orthonormal basis of the plane orthogonal to the unit vector `v`.
