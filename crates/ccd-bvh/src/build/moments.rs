@@ -80,26 +80,24 @@ pub(crate) struct NodeStats {
 /// (the threshold of the fits' own dimension test).
 const FLAT: f64 = 1e-12;
 
-/// The triangle covariance of `tris` (one pass over their moments); for a
-/// total area of 0, the covariance of their centroids (a second pass).
-///
-/// The sums are taken about the first triangle's centroid `o`, a point of
-/// the node itself, and centred at the end (`C = S₂/ΣA − δδᵀ` with `δ` the
-/// mean minus `o`): the cancellation costs at most the digits of
-/// `(node diameter / spread)²`, so well-separated spreads keep their axes to
-/// round-off and only nearly equal ones (whose axes are arbitrary anyway)
-/// can turn.
+/// The triangle covariance of `tris` (two passes over their moments: total
+/// area with the weighted centroid sum, then the moments about the mean,
+/// so nothing is subtracted that could cancel); for a total area of 0, the
+/// covariance of their centroids.
 pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
-    let origin = tris.first().map_or_else(Vector3::zeros, |t| t.centroid);
-    let (mut total, mut first, mut c) = sums(tris, &origin, |t| t.area, |t| t.moment);
-    let weighted = total > 0.0 && total.is_finite();
-    if !weighted {
-        (total, first, c) = sums(tris, &origin, |_| 1.0, |_| [0.0; 6]);
-    }
-    let delta = first / total;
-    let mean = origin + delta;
-    let cov = Matrix3::new(c[0], c[3], c[4], c[3], c[1], c[5], c[4], c[5], c[2]) / total
-        - delta * delta.transpose();
+    let (area, weighted_sum) = tris.iter().fold((0.0, Vector3::zeros()), |(a, s), t| {
+        (a + t.area, s + t.centroid * t.area)
+    });
+    let weighted = area > 0.0 && area.is_finite();
+    let (total, mean, c) = if weighted {
+        let mean = weighted_sum / area;
+        (area, mean, sums(tris, &mean, |t| t.area, |t| t.moment))
+    } else {
+        let n = tris.len() as f64;
+        let mean = tris.iter().fold(Vector3::zeros(), |s, t| s + t.centroid) / n;
+        (n, mean, sums(tris, &mean, |_| 1.0, |_| [0.0; 6]))
+    };
+    let cov = Matrix3::new(c[0], c[3], c[4], c[3], c[1], c[5], c[4], c[5], c[2]) / total;
     let axes = principal_axes(&cov);
     let spread = |j: usize| {
         let a: Vector3<f64> = axes.column(j).into();
@@ -113,20 +111,18 @@ pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
     }
 }
 
-/// `Σw`, `Σw·d` and `Σ(own + w·d·dᵀ)` (`xx, yy, zz, xy, xz, yz`) over `tris`,
-/// with `d` the centroid minus `origin`, `w` the weight and `own` the
-/// triangle's own second moment.
+/// `Σ(own + w·d·dᵀ)` (`xx, yy, zz, xy, xz, yz`) over `tris`, with `d` the
+/// centroid minus `mean`, `w` the weight and `own` the triangle's own second
+/// moment.
 fn sums(
     tris: &[Tri],
-    origin: &Vector3<f64>,
+    mean: &Vector3<f64>,
     weight: impl Fn(&Tri) -> f64,
     own: impl Fn(&Tri) -> [f64; 6],
-) -> (f64, Vector3<f64>, [f64; 6]) {
-    let (mut total, mut first, mut c) = (0.0, Vector3::zeros(), [0.0; 6]);
+) -> [f64; 6] {
+    let mut c = [0.0; 6];
     for t in tris {
-        let (d, a, m) = (t.centroid - origin, weight(t), own(t));
-        total += a;
-        first += d * a;
+        let (d, a, m) = (t.centroid - mean, weight(t), own(t));
         c[0] += m[0] + a * d.x * d.x;
         c[1] += m[1] + a * d.y * d.y;
         c[2] += m[2] + a * d.z * d.z;
@@ -134,5 +130,5 @@ fn sums(
         c[4] += m[4] + a * d.x * d.z;
         c[5] += m[5] + a * d.y * d.z;
     }
-    (total, first, c)
+    c
 }
