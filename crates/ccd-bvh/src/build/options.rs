@@ -36,14 +36,13 @@ pub enum BuildMethod {
     /// ([`HULL_TRIANGLES`](crate::HULL_TRIANGLES)), in their thin-hull limit
     /// ([`FitFrame::ProjectedHull`](ccd_bv::FitFrame::ProjectedHull): the
     /// planar hull of the vertices projected on their plane of largest
-    /// spread), and the split's triangle-covariance frame elsewhere. Measured
-    /// (f64 OBB trees, `cargo xtask bench-build`, 2-core host, alternating
-    /// with the previous version at load about 2): 40,000-triangle lat/long
-    /// sphere on one thread 71–74 ms (3-D hulls: 119–121 ms; `Reference`:
-    /// 378 ms); 327,680-triangle icosphere on two threads 338–343 ms
-    /// (3-D hulls: 453 ms). Parallel-close-proximity BV tests (40,000
-    /// triangles, ε = 1e-3, OBB): 335,390 against 336,183 for `Reference`;
-    /// sphere and AABB trees of that mesh are the same as `Reference`'s.
+    /// spread), and the split's triangle-covariance frame elsewhere (flat
+    /// nodes included). Measured (f64 OBB trees, `cargo xtask bench-build
+    /// --repeats 7`, 2-core host, five rounds alternating with the previous
+    /// version at load 1.1–1.3): 40,000-triangle lat/long sphere on one
+    /// thread 41–43 ms (`Reference`: 323 ms); 327,680-triangle icosphere on
+    /// two threads 201–207 ms. Parallel-close-proximity BV tests (40,000
+    /// triangles, ε = 1e-3, OBB, descent rule `Both`): 353,240.
     #[default]
     Fast,
     /// Every node's statistics recomputed from its triangles, and the frame
