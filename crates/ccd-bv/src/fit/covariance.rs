@@ -106,7 +106,7 @@ pub(crate) fn orthonormal_frame(u: &Vector3<f64>, v: &Vector3<f64>) -> Matrix3<f
 }
 
 /// A unit vector orthogonal to the unit vector `x`.
-fn any_orthogonal(x: &Vector3<f64>) -> Vector3<f64> {
+pub(crate) fn any_orthogonal(x: &Vector3<f64>) -> Vector3<f64> {
     // Cross with the coordinate axis least aligned with x.
     let k = x.iamin();
     let w = x.cross(&Vector3::ith(k, 1.0));

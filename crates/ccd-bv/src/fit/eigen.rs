@@ -25,6 +25,7 @@
 use ccd_interval::pow2::ldexp;
 use nalgebra::{Matrix3, Vector3};
 
+use super::covariance::any_orthogonal;
 use super::scale::stats_exponent;
 
 /// The eigenvectors of the symmetric `a` (lower triangle read) as the columns
@@ -187,16 +188,7 @@ const TINY: f64 = 8.0 * f64::EPSILON;
 
 /// An orthonormal basis of the plane orthogonal to the unit vector `v`.
 fn plane_basis(v: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
-    // v × e_k for the coordinate axis e_k least aligned with v.
-    let [x, y, z] = [v.x.abs(), v.y.abs(), v.z.abs()];
-    let u = if x <= y && x <= z {
-        Vector3::new(0.0, v.z, -v.y)
-    } else if y <= z {
-        Vector3::new(-v.z, 0.0, v.x)
-    } else {
-        Vector3::new(v.y, -v.x, 0.0)
-    };
-    let u = u / u.norm();
+    let u = any_orthogonal(v);
     (u, v.cross(&u))
 }
 
