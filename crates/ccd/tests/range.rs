@@ -305,3 +305,66 @@ fn poses_outside_the_range_are_refused() {
             .is_colliding()
     );
 }
+
+/// A case the mixed-magnitudes property found: a sliver leaf 4e7 long whose frame, from one Gram–Schmidt
+/// pass, was off orthogonal by 2e-12, which against a box 1e13 long made the separating-axis test call two
+/// touching leaves disjoint (contact (5, 4) missed).
+#[test]
+fn sliver_leaf_frames_stay_orthonormal_enough_to_collide() {
+    let a = [
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        41053041.79287688,
+        2048.0,
+        1.1576486905153768e-10,
+        -1.862645149230957e-9,
+        -1.1368683772161603e-13,
+        1.2670689430212606e-26,
+        2.2737367544323206e-13,
+        6.938893903907228e-18,
+        -3.2311742677852644e-27,
+    ];
+    let b = [
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        0.0,
+        -19947767630657.063,
+        1.0,
+        2.3283064365386963e-10,
+        2.2737367544323206e-13,
+        3.2311742677852644e-27,
+        1.0,
+        1.0,
+        -2.692644765841801e26,
+    ];
+    let ((va, tris), (vb, _)) = (mesh_of(&a), mesh_of(&b));
+    wild_collide::<f64, Obb<f64>>(&va, &vb, &tris).expect("collide equals brute force (OBB)");
+    wild_collide::<f64, Aabb<f64>>(&va, &vb, &tris).expect("collide equals brute force (AABB)");
+    wild_collide::<f64, Sphere<f64>>(&va, &vb, &tris).expect("collide equals brute force (sphere)");
+}
