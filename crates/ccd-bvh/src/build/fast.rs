@@ -96,7 +96,7 @@ impl<T: Real> Fast<'_, T> {
             self.ctx.progress.leaf(count);
             return super::layout::leaf(bv, start, count);
         };
-        let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH);
+        let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH, &mut buf.keys);
         let (l, r) = tris.split_at_mut(mid);
         let (pair, below_l, below_r) = below.split(mid, count);
         let (l, r) = if count >= options.parallel_threshold {
@@ -122,6 +122,7 @@ impl<T: Real> Fast<'_, T> {
 struct Buffers {
     faces: Vec<[u32; 3]>,
     ids: Vec<u32>,
+    keys: Vec<f64>,
 }
 
 /// How the volume of a node of `count` triangles is oriented (module docs).
@@ -137,13 +138,18 @@ fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
 
 /// Reorders `tris` into two non-empty groups and returns the size of the
 /// first: centroids strictly below the mean on the major axis first (with
-/// `mean`), else at the median.
-fn split(tris: &mut [Tri], stats: &NodeStats, mean: bool) -> usize {
+/// `mean`), else at the median. `keys` is scratch: the mean split partitions
+/// the triangles' projections, computed first in one streaming pass, and
+/// swaps the 96-byte records in lockstep (the same swaps as partitioning the
+/// records by their projection, with the loads off the branch's path).
+fn split(tris: &mut [Tri], stats: &NodeStats, mean: bool, keys: &mut Vec<f64>) -> usize {
     let axis = stats.axes.column(0).into_owned();
     let key = |t: &Tri| axis.dot(&t.centroid);
     if mean {
         let cut = axis.dot(&stats.mean);
-        let lo = partition_in_place(tris, |t| key(t) < cut, |_, _| ());
+        keys.clear();
+        keys.extend(tris.iter().map(key));
+        let lo = partition_in_place(keys, |&k| k < cut, |i, j| tris.swap(i, j));
         if lo != 0 && lo != tris.len() {
             return lo;
         }
@@ -196,13 +202,18 @@ impl Marks {
             mark.fill(0);
             *stamp = 1;
         }
+        // Branch-free: every index is written at the end of the list, which
+        // grows only where the vertex is new (whether it is new is a coin flip
+        // a branch would mispredict).
         ids.clear();
+        ids.resize(3 * faces.len(), 0);
+        let mut len = 0;
         for &v in faces.iter().flatten() {
             let m = &mut mark[v as usize];
-            if *m != *stamp {
-                *m = *stamp;
-                ids.push(v);
-            }
+            ids[len] = v;
+            len += usize::from(*m != *stamp);
+            *m = *stamp;
         }
+        ids.truncate(len);
     }
 }
