@@ -117,7 +117,8 @@ impl<T: Real> Fast<'_, T> {
     }
 }
 
-/// A task's reusable buffers: a node's faces and distinct vertices.
+/// A task's reusable buffers: a node's faces, its distinct vertices and the
+/// split's projections.
 #[derive(Default)]
 struct Buffers {
     faces: Vec<[u32; 3]>,
