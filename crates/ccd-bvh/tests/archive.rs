@@ -458,7 +458,8 @@ fn brute_force(
 /// The containment proof of a validated open refuses exactly the files in which brute force (every corner of
 /// every node's faces against the node's box) finds a vertex outside a volume: one vertex moved in a random
 /// direction by 1e-7 to 1e-2, or one node's box shrunk, moved or grown, for leaves, small internal nodes
-/// (tested vertex by vertex) and large ones (searched through nested volumes). Grown boxes must pass.
+/// (tested corner by corner) and large ones (tested through the distinct vertices of the small nodes below
+/// them). Grown boxes must pass.
 #[test]
 fn the_containment_proof_agrees_with_brute_force() {
     let mesh = icosphere(3, 1.0);

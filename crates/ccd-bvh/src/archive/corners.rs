@@ -107,6 +107,66 @@ impl<T: Real> Corners<T> {
     }
 }
 
+/// The distinct vertices of a run of faces, in first-appearance order, by coordinate and padded as [`Points`]
+/// requires; reused from one run to the next (the marks are per vertex of the file, stamped per run).
+#[derive(Default)]
+pub(crate) struct Distinct<T> {
+    marks: Vec<u32>,
+    stamp: u32,
+    xs: Vec<T>,
+    ys: Vec<T>,
+    zs: Vec<T>,
+}
+
+impl<T: Real> Distinct<T> {
+    /// The distinct vertices of the faces in `slots` (vertex indices in bounds of `vertices`).
+    ///
+    /// # Errors
+    /// [`FileError::Invalid`] if the marks (4 bytes per vertex) cannot be allocated.
+    pub(crate) fn of(
+        &mut self,
+        faces: &[Face],
+        vertices: &[[T; 3]],
+        slots: Range<usize>,
+    ) -> Result<Points<'_, T>, FileError> {
+        if self.marks.len() != vertices.len() {
+            self.marks = bytemuck::allocation::try_zeroed_vec(vertices.len()).map_err(|()| {
+                FileError::Invalid(format!(
+                    "not enough memory to verify the file ({} vertices)",
+                    vertices.len()
+                ))
+            })?;
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let (xs, ys, zs) = (&mut self.xs, &mut self.ys, &mut self.zs);
+        xs.clear();
+        ys.clear();
+        zs.clear();
+        for v in faces[slots].iter().flat_map(|f| f.vertices) {
+            let mark = &mut self.marks[v as usize];
+            if *mark != self.stamp {
+                *mark = self.stamp;
+                let [x, y, z] = vertices[v as usize];
+                xs.push(x);
+                ys.push(y);
+                zs.push(z);
+            }
+        }
+        let len = xs.len();
+        for v in [&mut *xs, &mut *ys, &mut *zs] {
+            let last = v.last().copied().unwrap_or_else(T::zero);
+            v.extend(std::iter::repeat_n(last, READ_PAST));
+        }
+        Ok(Points {
+            xs: &self.xs,
+            ys: &self.ys,
+            zs: &self.zs,
+            len,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +183,38 @@ mod tests {
         }
         assert_eq!(zeroed::<f32>(5).unwrap(), [0.0; 5]);
     }
+    /// The distinct vertices of a run of faces are each vertex of the run once, in first-appearance order,
+    /// padded with the last; marks left by one run do not hide vertices from the next.
+    #[test]
+    fn distinct_vertices_of_runs() {
+        let vertices: Vec<[f64; 3]> = (0..12).map(|i| [i as f64, 2.0 * i as f64, -1.0]).collect();
+        let mut rng = ccd_testkit::SplitMix64::new(5);
+        let faces: Vec<Face> = (0..40)
+            .map(|id| Face {
+                vertices: std::array::from_fn(|_| (rng.next_u64() % 12) as u32),
+                id,
+            })
+            .collect();
+        let mut distinct = Distinct::default();
+        for (start, end) in [(0, 40), (3, 9), (3, 9), (10, 11), (0, 1), (20, 40)] {
+            let mut expected: Vec<u32> = Vec::new();
+            for v in faces[start..end].iter().flat_map(|f| f.vertices) {
+                if !expected.contains(&v) {
+                    expected.push(v);
+                }
+            }
+            let run = distinct.of(&faces, &vertices, start..end).unwrap();
+            assert_eq!(run.len(), expected.len());
+            for (k, &v) in expected.iter().enumerate() {
+                assert_eq!(run.get(k), vertices[v as usize]);
+            }
+            let last = vertices[*expected.last().unwrap() as usize];
+            for k in run.len()..run.len() + READ_PAST {
+                assert_eq!([run.xs[k], run.ys[k], run.zs[k]], last);
+            }
+        }
+    }
+
     use crate::archive::enclose::{Enclose, Simd, wide};
     use ccd_bv::{Aabb, Obb, Rss, Sphere};
 

@@ -1,5 +1,5 @@
-//! Certified containment tests for validation: does a volume read from a file contain a vertex, or another
-//! volume, despite the rounding of the test itself?
+//! Certified containment tests for validation: does a volume read from a file contain a vertex, despite the
+//! rounding of the test itself?
 //!
 //! Every test is evaluated in `f64` (exact widening of `f32` files). `ε` below is `f64::EPSILON`, `ε_T` the
 //! epsilon of the file's scalar type; `d = p − c` is a point relative to the volume's centre, `h` the
@@ -18,17 +18,12 @@
 //! that every RSS overlap and distance test subtracts ([`ccd_bv::lower_bound`]), so the queries treat such a
 //! vertex as inside.
 //!
-//! [`Enclose::holds`] (a volume inside another of its type) may answer `false` for volumes that are inside
-//! (it is only a shortcut: validation then tests the inner volume's children, and finally its vertices), but
-//! `true` only where every point the inner volume's own tests accept lies in the outer one.
-//!
 //! [`Enclose::holds_points`] is [`Enclose::holds_point`] on every point of a run, the same expressions, so it
 //! accepts exactly the runs whose every point the point test accepts.
 //!
-//! The outer volume of a test is [`Enclose::Wide`]: its parameters widened to `f64` once, with the constants of
-//! its tests (the OBB's `2.0156 ε ‖h‖₂`, the RSS's axis defect) computed once, so a validation that tests many
-//! volumes and vertices against one node evaluates the same expressions as above without repeating them. The
-//! inner volume's axis defect is passed in, measured once per node by [`Enclose::defect`].
+//! The outer volume of a test is [`Enclose::Wide`]: its parameters widened to `f64` once, with the constant of
+//! its test (the OBB's `2.0156 ε ‖h‖₂`, the RSS's `16 ε_T`) computed once, so a validation that tests many
+//! vertices against one node evaluates the same expressions as above without repeating them.
 
 use ccd_bv::{Aabb, BoundingVolume, Obb, Real, Rss, Sphere};
 
@@ -42,7 +37,7 @@ pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
     const AXES: bool = false;
 
     /// The volume widened to `f64`, with the constants of its tests, as the outer side of a test.
-    type Wide: Copy;
+    type Wide: Copy + Send + Sync;
 
     /// An upper bound of the axis defect `‖AᵀA − I‖₂` (0 for volumes without axes).
     fn defect(&self) -> f64 {
@@ -77,10 +72,6 @@ pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
         let _ = simd;
         Self::holds_points(outer, points)
     }
-
-    /// `true` only if `inner`, of axis defect `inner_defect` ([`Enclose::defect`]), certainly lies in `outer`;
-    /// may be `false` for volumes that do.
-    fn holds(outer: &Self::Wide, inner: &Self, inner_defect: f64) -> bool;
 }
 
 /// The vector instruction set a copy of the containment proof, and the run tests it calls, are compiled for.
@@ -154,11 +145,10 @@ fn defect<T: Real>(rot: &[[T; 3]; 3]) -> f64 {
     3.0 * worst + 8.0 * EPS
 }
 
-/// A sphere widened: centre, radius and the radius of its point test.
+/// A sphere widened: centre and the radius of its point test.
 #[derive(Clone, Copy)]
 pub(crate) struct WideSphere {
     c: [f64; 3],
-    r: f64,
     t: f64,
 }
 
@@ -169,7 +159,6 @@ impl<T: Real> Enclose<T> for Sphere<T> {
         let r = self.radius.to_f64_exact();
         WideSphere {
             c: wide(&self.center),
-            r,
             t: r - 2.5 * EPS * r,
         }
     }
@@ -179,13 +168,6 @@ impl<T: Real> Enclose<T> for Sphere<T> {
         // fl(‖d‖²) ≥ ‖d‖²(1 − 2.5ε) and fl(t²) ≤ t²(1 + ε/2), so acceptance gives ‖d‖ ≤ t(1 + 1.6ε) ≤ r.
         let d = sub(p, outer.c);
         dot(d, d) <= outer.t * outer.t
-    }
-
-    fn holds(outer: &WideSphere, inner: &Self, _inner_defect: f64) -> bool {
-        let d = sub(wide(&inner.center), outer.c);
-        let (r, ri) = (outer.r, inner.radius.to_f64_exact());
-        let dist = dot(d, d).sqrt();
-        dist + ri + 8.0 * EPS * (dist + ri + r) <= r
     }
 }
 
@@ -212,15 +194,6 @@ impl<T: Real> Enclose<T> for Aabb<T> {
         let (c, h) = (outer.c, outer.h);
         let ok = |i: usize| h[i] - (p[i] - c[i]).abs() >= 2.0 * EPS * h[i];
         ok(0) & ok(1) & ok(2)
-    }
-
-    fn holds(outer: &WideAabb, inner: &Self, _inner_defect: f64) -> bool {
-        let (c, h) = (outer.c, outer.h);
-        let (ci, hi) = (wide(&inner.center), wide(&inner.half));
-        (0..3).all(|i| {
-            let reach = (ci[i] - c[i]).abs() + hi[i];
-            reach + 4.0 * EPS * (reach + h[i]) <= h[i]
-        })
     }
 }
 
@@ -279,21 +252,6 @@ impl<T: Real> Enclose<T> for Obb<T> {
         let _ = simd;
         Self::holds_points(outer, points)
     }
-
-    fn holds(outer: &WideObb, inner: &Self, inner_defect: f64) -> bool {
-        let (c, h) = (outer.c, outer.h);
-        let (ci, hi) = (wide(&inner.center), wide(&inner.half));
-        let d = sub(ci, c);
-        let b = inner.rot.map(|x| wide(&x));
-        // Points of the inner slab set reach at most Σ_k h_k |a_j·b_k| + γ_inner·‖h_inner‖ along a_j.
-        let slack = 1.1 * inner_defect + 16.0 * EPS;
-        let size = l1(d) + l1(hi);
-        (0..3).all(|j| {
-            let a = outer.a[j];
-            let reach = dot(a, d).abs() + (0..3).map(|k| hi[k] * dot(a, b[k]).abs()).sum::<f64>();
-            reach + slack * size + 4.0 * EPS * h[j] <= h[j]
-        })
-    }
 }
 
 /// Squared distance from `l` (coordinates in the rectangle's frame) to the rectangle of half sides `h`.
@@ -302,14 +260,13 @@ fn rect_dist2(l: [f64; 3], h: [f64; 2]) -> f64 {
     out(0) * out(0) + out(1) * out(1) + l[2] * l[2]
 }
 
-/// An RSS widened: centre, axes, half sides, radius, axis defect and the factor `16 ε_T` of its point test.
+/// An RSS widened: centre, axes, half sides, radius and the factor `16 ε_T` of its point test.
 #[derive(Clone, Copy)]
 pub(crate) struct WideRss {
     c: [f64; 3],
     a: [[f64; 3]; 3],
     h: [f64; 2],
     r: f64,
-    defect: f64,
     eps16: f64,
 }
 
@@ -335,7 +292,6 @@ impl<T: Real> Enclose<T> for Rss<T> {
             a: self.rot.map(|x| wide(&x)),
             h: self.half.map(T::to_f64_exact),
             r: self.radius.to_f64_exact(),
-            defect: defect(&self.rot),
             eps16: 16.0 * T::EPSILON.to_f64_exact(),
         }
     }
@@ -344,28 +300,5 @@ impl<T: Real> Enclose<T> for Rss<T> {
     fn holds_point(outer: &WideRss, p: [f64; 3]) -> bool {
         let reach = outer.r + outer.eps16 * (l1(sub(p, outer.c)) + outer.r);
         rect_dist2(outer.local(p), outer.h) <= reach * reach
-    }
-
-    fn holds(outer: &WideRss, inner: &Self, inner_defect: f64) -> bool {
-        // The inner volume is its rectangle swept by a ball; the rectangle is convex, so its four corners
-        // within `r − r_inner` of the outer rectangle suffice.
-        let (r, ri) = (outer.r, inner.radius.to_f64_exact());
-        let (hi, h) = (inner.half.map(T::to_f64_exact), outer.h);
-        let (ci, b0, b1) = (
-            wide(&inner.center),
-            wide(&inner.rot[0]),
-            wide(&inner.rot[1]),
-        );
-        let slack = (16.0 * EPS + 2.0 * (inner_defect + outer.defect))
-            * (l1(sub(ci, outer.c)) + hi[0] + hi[1] + h[0] + h[1] + r);
-        let room = r - ri - slack;
-        room >= 0.0
-            && [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
-                .into_iter()
-                .all(|(s0, s1)| {
-                    let corner: [f64; 3] =
-                        std::array::from_fn(|k| ci[k] + s0 * hi[0] * b0[k] + s1 * hi[1] * b1[k]);
-                    rect_dist2(outer.local(corner), h) <= room * room
-                })
     }
 }

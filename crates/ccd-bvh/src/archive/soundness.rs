@@ -6,38 +6,37 @@
 //! ([`Corners`]), so the vertices of any subtree are one contiguous run of corners. Nodes are split by the size
 //! of that run:
 //! - a *small* node (at most [`SMALL`] faces; every leaf is small) has every corner of its run tested against
-//!   its volume ([`Enclose::holds_points`]: [`Enclose::holds_point`] on each). Fitted trees are not nested: a
-//!   child's volume, turned against its parent's, pokes out at its corners although every triangle lies in
-//!   both, so a descendant's volume is rarely certainly inside a near ancestor's (OBB trees of a
-//!   327,680-triangle icosphere: 66 of 557,121 tries succeed for ancestors of 2 to 15 faces, 2% for 16 to 31),
-//!   and in a search (below) every descendant that reaches the ancestor's boundary fails, down to the nodes
-//!   whose corners it then tests. Up to a few hundred faces the direct test is the cheaper proof: with
-//!   [`SMALL`] = 512 rather than 64 the single-thread proof of OBB trees of 300,000 to 330,000 triangles (an
-//!   icosphere, a noisy sphere, a wavy terrain, a triangle soup) takes 10–17 % less time, and 256 or 1,024
-//!   faces do no better;
-//! - a *large* node `P` has its subtree searched from its children, level by level: a large node whose volume
-//!   lies certainly inside `P`'s ([`Enclose::holds`]) closes its whole subtree; otherwise its children are
-//!   queued, and a small node reached has the corners of its run tested against `P`.
+//!   its volume ([`Enclose::holds_points`]: [`Enclose::holds_point`] on each);
+//! - a *large* node has the vertices of its subtree tested through the *frontier* below it: the small nodes
+//!   whose parent is large, whose runs tile the large node's. Each frontier node's distinct vertices are
+//!   collected once ([`Distinct`]: about a sixth of its corners on a closed mesh, where six triangles meet at
+//!   a vertex) and tested against the volume of every large ancestor.
 //!
-//! So every vertex of every triangle is proven inside every ancestor's volume, directly or through a chain of
-//! certainly nested volumes. Every node is the outer side of tests exactly once, as itself (small) or as the
-//! root of its search (large), and its axes are measured first (their defect bounds the frame, and enters each
-//! [`Enclose::holds`] with the node inside). Nodes are checked in parallel, in index order, so that consecutive
-//! small nodes read nearby corners.
+//! So every vertex of every triangle is tested against the volume of every node above it: the proof accepts
+//! exactly the files in which every node's point test accepts every vertex of its subtree. Each node's axes are
+//! measured before its volume is the outer side of tests (their defect bounds the frame). Fitted trees are not
+//! nested — a child's volume, turned against its parent's, pokes out at its corners although every triangle
+//! lies in both — so tests of whole volumes against their ancestors' rarely succeed (OBB trees of a
+//! 327,680-triangle icosphere: 66 of 557,121 tries for ancestors of 2 to 15 faces, 2 % for 16 to 31), and the
+//! proof tests vertices only. Testing a large node's distinct vertices rather than its corners made the
+//! validated open of that icosphere's f32 OBB file 7 % faster (12.5–12.6 against 13.4–13.6 ms, alternating)
+//! than a search through nested volumes down to the corners of small nodes. [`SMALL`] = 512: 128 and 256 do
+//! no better and 64 is slower, as each frontier node is then tested against more ancestors one call at a time.
 //!
-//! The check of a range of nodes is compiled three times, as is, with AVX2 and with AVX-512 F enabled, and the
-//! widest copy the CPU has runs ([`Simd::fastest`]): its instructions are wider, and its OBB run test is written
-//! with that instruction set (`obb_run_simd`), but every arithmetic operation is the same IEEE-754 double
-//! operation on the same operands in the same order (Rust never fuses `a·b + c` into one rounding, even where
-//! the target has FMA), so every copy computes bit for bit the same values and reaches the same verdict.
+//! Small nodes are checked in parallel, in index order, so that consecutive nodes read nearby corners; the
+//! frontier nodes in parallel beside them. The check of a range of small nodes is compiled three times, as is,
+//! with AVX2 and with AVX-512 F enabled, and the widest copy the CPU has runs ([`Simd::fastest`]), as does the
+//! run test of the large nodes: its instructions are wider, and its OBB run test is written with that
+//! instruction set (`obb_run_simd`), but every arithmetic operation is the same IEEE-754 double operation on
+//! the same operands in the same order (Rust never fuses `a·b + c` into one rounding, even where the target has
+//! FMA), so every copy computes bit for bit the same values and reaches the same verdict.
 
-use std::collections::VecDeque;
 use std::ops::Range;
 
 use ccd_bv::Real;
 use rayon::prelude::*;
 
-use super::corners::Corners;
+use super::corners::{Corners, Distinct};
 use super::enclose::{Enclose, Simd, max_defect, wide};
 use super::walk::Spans;
 use crate::{Face, FileError, Node};
@@ -50,35 +49,45 @@ const _: () = assert!(SMALL >= crate::MAX_LEAF_SIZE as usize);
 /// Consecutive nodes one parallel task checks.
 const CHUNK: usize = 256;
 
-/// A verified tree, its face slots and corners, read by every check.
+/// A verified tree, its face slots, vertices and corners, read by every check.
 struct Proof<'a, T: Real, B> {
     nodes: &'a [Node<T, B>],
     faces: &'a [Face],
+    vertices: &'a [[T; 3]],
     spans: &'a Spans,
     corners: Corners<T>,
 }
 
 /// Proves that every node's volume contains its subtree's triangles (module docs). Requires a verified tree
-/// (indices in bounds, children after parents), every node's face slots `spans` and the faces' `corners`.
+/// (indices in bounds, children after parents), every node's face slots `spans`, the faces' vertex indices in
+/// bounds of `vertices` and the faces' `corners`.
 pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
     nodes: &[Node<T, B>],
     faces: &[Face],
+    vertices: &[[T; 3]],
     corners: Corners<T>,
     spans: &Spans,
 ) -> Result<(), FileError> {
     let proof = Proof {
         nodes,
         faces,
+        vertices,
         spans,
         corners,
     };
     let simd = Simd::fastest();
-    (0..nodes.len().div_ceil(CHUNK))
-        .into_par_iter()
-        .try_for_each_init(VecDeque::new, |queue, chunk| {
-            let range = chunk * CHUNK..nodes.len().min((chunk + 1) * CHUNK);
-            proof.check_in(simd, range, queue)
-        })
+    let (small, large) = rayon::join(
+        || {
+            (0..nodes.len().div_ceil(CHUNK))
+                .into_par_iter()
+                .try_for_each(|chunk| {
+                    let range = chunk * CHUNK..nodes.len().min((chunk + 1) * CHUNK);
+                    proof.check_in(simd, range)
+                })
+        },
+        || proof.check_large(simd),
+    );
+    small.and(large)
 }
 
 /// Defines `$name`: [`Proof::check`] with the run tests of `$simd`, compiled with the target features
@@ -94,10 +103,9 @@ macro_rules! check_copy {
         unsafe fn $name<T: Real, B: Enclose<T>>(
             proof: &Proof<'_, T, B>,
             nodes: Range<usize>,
-            queue: &mut VecDeque<usize>,
         ) -> Result<(), FileError> {
             // SAFETY: this copy runs only where the CPU has these target features (contract).
-            unsafe { proof.check(nodes, queue, $simd) }
+            unsafe { proof.check(nodes, $simd) }
         }
     };
 }
@@ -107,53 +115,41 @@ check_copy!(check_avx512, "avx512f", Simd::Avx512);
 
 impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     /// [`Proof::check`] in its copy for `simd`, an instruction set of this CPU ([`Simd::available`]).
-    fn check_in(
-        &self,
-        simd: Simd,
-        nodes: Range<usize>,
-        queue: &mut VecDeque<usize>,
-    ) -> Result<(), FileError> {
+    fn check_in(&self, simd: Simd, nodes: Range<usize>) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
         match simd {
             Simd::Avx512 => {
                 // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`): AVX-512 F.
-                return unsafe { check_avx512(self, nodes, queue) };
+                return unsafe { check_avx512(self, nodes) };
             }
             Simd::Avx2 => {
                 // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`): AVX2.
-                return unsafe { check_avx2(self, nodes, queue) };
+                return unsafe { check_avx2(self, nodes) };
             }
             Simd::Plain => {}
         }
         // Other targets have no vector copies: `simd` is `Plain` there.
         let _ = simd;
         // SAFETY: `Simd::Plain` needs no instructions beyond the target's.
-        unsafe { self.check(nodes, queue, Simd::Plain) }
+        unsafe { self.check(nodes, Simd::Plain) }
     }
 
-    /// Checks every node of `nodes` as the outer side of its tests (module docs), with the run tests of
-    /// `simd`. Everything it calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all
+    /// Checks every small node of `nodes` against the corners of its faces (module docs), with the run tests
+    /// of `simd`. Everything it calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all
     /// of it with its target features, and `simd` is a constant there.
     ///
     /// # Safety
     /// The CPU must have the instructions of `simd`.
     #[inline(always)]
-    unsafe fn check(
-        &self,
-        nodes: Range<usize>,
-        queue: &mut VecDeque<usize>,
-        simd: Simd,
-    ) -> Result<(), FileError> {
+    unsafe fn check(&self, nodes: Range<usize>, simd: Simd) -> Result<(), FileError> {
         for p in nodes {
+            if !self.small(p) {
+                continue;
+            }
             if !self.orthonormal(p) {
                 return Err(not_orthonormal::<T>(p));
             }
-            let outer = self.nodes[p].bv.widen();
-            if self.small(p) {
-                self.test_corners(p, &outer, p, simd)?;
-            } else {
-                self.search(p, &outer, queue, simd)?;
-            }
+            self.test_corners(p, simd)?;
         }
         Ok(())
     }
@@ -171,23 +167,18 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         !B::AXES || self.nodes[i].bv.defect() <= max_defect::<T>()
     }
 
-    /// Tests the corners of node `q`'s faces against node `p`'s volume `outer`; the error names `p` and the
-    /// first face with a corner refused.
+    /// Tests the corners of the small node `p`'s faces against its volume; the error names `p` and the first
+    /// face with a corner refused.
     #[inline(always)]
-    fn test_corners(
-        &self,
-        p: usize,
-        outer: &B::Wide,
-        q: usize,
-        simd: Simd,
-    ) -> Result<(), FileError> {
-        let run = self.corners.of_slots(self.spans.get(q));
+    fn test_corners(&self, p: usize, simd: Simd) -> Result<(), FileError> {
+        let outer = self.nodes[p].bv.widen();
+        let run = self.corners.of_slots(self.spans.get(p));
         // SAFETY: `simd` is an instruction set of this CPU (the contract of `check`, the only caller).
-        let held = unsafe { B::holds_points_simd(outer, run, simd) };
+        let held = unsafe { B::holds_points_simd(&outer, run, simd) };
         if held {
             Ok(())
         } else {
-            Err(self.refusal(p, outer, q))
+            Err(self.refusal(p, &outer, p))
         }
     }
 
@@ -205,33 +196,70 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         ))
     }
 
-    /// The subtree of the large node `p` against its volume `outer` (module docs), level by level (a queue:
-    /// the nodes of a level are read before any of their children, which keeps more memory reads in flight
-    /// than a depth-first search).
-    #[inline(always)]
-    fn search(
-        &self,
-        p: usize,
-        outer: &B::Wide,
-        queue: &mut VecDeque<usize>,
-        simd: Simd,
-    ) -> Result<(), FileError> {
-        let c = self.nodes[p].first_child();
-        queue.clear();
-        queue.extend([c, c + 1]);
-        while let Some(q) = queue.pop_front() {
-            if self.small(q) {
-                self.test_corners(p, outer, q, simd)?;
-            } else {
-                let bv = &self.nodes[q].bv;
-                if !B::holds(outer, bv, bv.defect()) {
-                    let c = self.nodes[q].first_child();
-                    queue.extend([c, c + 1]);
+    /// Every large node's volume against the distinct vertices of the frontier nodes below it (module docs);
+    /// the error is the first frontier node's in index order, whatever the threads.
+    fn check_large(&self, simd: Simd) -> Result<(), FileError> {
+        let ancestry = self.ancestry()?;
+        let first_refusal = ancestry
+            .frontier
+            .par_iter()
+            .map_init(Distinct::default, |distinct, (q, chain)| {
+                let run = distinct.of(self.faces, self.vertices, self.spans.get(*q))?;
+                for &k in &ancestry.chains[chain.clone()] {
+                    let (p, outer) = &ancestry.outers[k as usize];
+                    // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`).
+                    if !unsafe { B::holds_points_simd(outer, run, simd) } {
+                        return Err(self.refusal(*p, outer, *q));
+                    }
                 }
-            }
-        }
-        Ok(())
+                Ok(())
+            })
+            .find_first(Result::is_err);
+        first_refusal.unwrap_or(Ok(()))
     }
+
+    /// The large nodes, their axes checked and volumes widened, and the frontier nodes below them with their
+    /// large ancestors (module docs), from the root down.
+    fn ancestry(&self) -> Result<Ancestry<B::Wide>, FileError> {
+        let mut a = Ancestry {
+            outers: Vec::new(),
+            chains: Vec::new(),
+            frontier: Vec::new(),
+        };
+        let mut path: Vec<u32> = Vec::new();
+        let mut stack = vec![(0usize, 0usize)];
+        if self.small(0) {
+            return Ok(a);
+        }
+        while let Some((p, above)) = stack.pop() {
+            path.truncate(above);
+            if self.small(p) {
+                let start = a.chains.len();
+                a.chains.extend_from_slice(&path);
+                a.frontier.push((p, start..a.chains.len()));
+                continue;
+            }
+            if !self.orthonormal(p) {
+                return Err(not_orthonormal::<T>(p));
+            }
+            path.push(a.outers.len() as u32);
+            a.outers.push((p, self.nodes[p].bv.widen()));
+            let c = self.nodes[p].first_child();
+            stack.push((c + 1, path.len()));
+            stack.push((c, path.len()));
+        }
+        Ok(a)
+    }
+}
+
+/// The large nodes and the frontier nodes below them (module docs).
+struct Ancestry<W> {
+    /// Every large node and its widened volume.
+    outers: Vec<(usize, W)>,
+    /// The large ancestors of the frontier nodes (indices into `outers`), one run per frontier node.
+    chains: Vec<u32>,
+    /// Every frontier node and its run of `chains`.
+    frontier: Vec<(usize, Range<usize>)>,
 }
 
 /// The error for node `i`, whose axes are not orthonormal.
@@ -252,19 +280,16 @@ mod tests {
     use ccd_bv::Obb;
     use ccd_testkit::{SplitMix64, icosphere};
 
-    /// The verdict of every chunk of nodes, in the copy for `simd`.
+    /// The verdict of every chunk of nodes, and of the large nodes, in the copy for `simd`.
     fn verdicts<T: Real, B: Enclose<T>>(
         proof: &Proof<'_, T, B>,
         simd: Simd,
     ) -> Vec<Result<(), String>> {
         let n = proof.nodes.len();
         (0..n.div_ceil(CHUNK))
-            .map(|c| {
-                let range = c * CHUNK..n.min((c + 1) * CHUNK);
-                proof
-                    .check_in(simd, range, &mut VecDeque::new())
-                    .map_err(|e| e.to_string())
-            })
+            .map(|c| proof.check_in(simd, c * CHUNK..n.min((c + 1) * CHUNK)))
+            .chain([proof.check_large(simd)])
+            .map(|r| r.map_err(|e| e.to_string()))
             .collect()
     }
 
@@ -292,6 +317,7 @@ mod tests {
             let proof = Proof {
                 nodes,
                 faces,
+                vertices: &vertices,
                 spans: &spans,
                 corners: Corners::of(faces, &vertices).expect("memory for the corners"),
             };

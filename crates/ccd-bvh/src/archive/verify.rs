@@ -68,7 +68,7 @@ fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), File
         },
     );
     let spans = tree?;
-    verify_containment(nodes, faces, corners?, &spans)
+    verify_containment(nodes, faces, vertices, corners?, &spans)
 }
 
 /// Vertex indices in bounds and ids a permutation of `0..faces`.
