@@ -138,7 +138,11 @@ impl<T: Real> Distinct<T> {
             })?;
             self.stamp = 0;
         }
-        self.stamp += 1;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
         let (xs, ys, zs) = (&mut self.xs, &mut self.ys, &mut self.zs);
         xs.clear();
         ys.clear();
@@ -183,6 +187,7 @@ mod tests {
         }
         assert_eq!(zeroed::<f32>(5).unwrap(), [0.0; 5]);
     }
+
     /// The distinct vertices of a run of faces are each vertex of the run once, in first-appearance order,
     /// padded with the last; marks left by one run do not hide vertices from the next.
     #[test]
