@@ -145,6 +145,30 @@ pub trait BoundingVolume<T: Real>:
         [a[0].overlaps_local(b[0]), a[1].overlaps_local(b[1])]
     }
 
+    /// The verdicts of [`overlaps_local`](Self::overlaps_local) on the four pairs of `a` × `b`, in the order
+    /// `[(a₀, b₀), (a₀, b₁), (a₁, b₀), (a₁, b₁)]`, computed together (the four child pairs of two split
+    /// nodes). Default: two [`overlaps_local_pair`](Self::overlaps_local_pair) calls, one per volume of `a`.
+    #[inline(always)]
+    fn overlaps_local_cross(a: [&Self; 2], b: [&Self; 2]) -> [bool; 4] {
+        let [k0, k1] = Self::overlaps_local_pair([a[0], a[0]], b);
+        let [k2, k3] = Self::overlaps_local_pair([a[1], a[1]], b);
+        [k0, k1, k2, k3]
+    }
+
+    /// [`overlaps_local_cross`](Self::overlaps_local_cross) for code compiled with AVX: the same verdicts, bit
+    /// for bit, from a 256-bit kernel where the volume has one (the `f64` box: the four pairs in the four lanes
+    /// of one register). Default: `overlaps_local_cross`.
+    ///
+    /// Inlined into a function compiled without AVX, the kernel's instructions become calls: the fast path is
+    /// for callers compiled with AVX enabled (as the query engine's AVX copies are).
+    ///
+    /// # Safety
+    /// The processor must support AVX.
+    #[inline(always)]
+    unsafe fn overlaps_local_cross_avx(a: [&Self; 2], b: [&Self; 2]) -> [bool; 4] {
+        Self::overlaps_local_cross(a, b)
+    }
+
     /// `[v[0].transformed(pose), v[1].transformed(pose)]`: the same volumes,
     /// computed together (the two children of a split node of B).
     fn transformed_pair(v: [&Self; 2], pose: &Pose<T>) -> [Self; 2] {

@@ -27,6 +27,8 @@ pub mod fit;
 pub mod lower_bound;
 pub mod moving;
 mod obb;
+#[cfg(target_arch = "x86_64")]
+mod obb_avx;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod obb_sse2;
 mod pose;

@@ -138,6 +138,25 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         [!s0, !s1]
     }
 
+    /// For `f64` boxes, the four pairs in the four lanes of one AVX register (`obb_avx`), the same verdicts as
+    /// [`overlaps_local`](BoundingVolume::overlaps_local) bit for bit; for `f32` boxes the default.
+    ///
+    /// # Safety
+    /// The processor must support AVX.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn overlaps_local_cross_avx(a: [&Self; 2], b: [&Self; 2]) -> [bool; 4] {
+        if TypeId::of::<T>() == TypeId::of::<f64>() {
+            // `T` is `f64`: the casts are identities.
+            let a: [&Obb<f64>; 2] = [bytemuck::cast_ref(a[0]), bytemuck::cast_ref(a[1])];
+            let b: [&Obb<f64>; 2] = [bytemuck::cast_ref(b[0]), bytemuck::cast_ref(b[1])];
+            // SAFETY: the caller guarantees AVX, the kernel's only requirement.
+            let [s0, s1, s2, s3] = unsafe { crate::obb_avx::disjoint_cross(a, b, f64::SAT_GUARD) };
+            return [!s0, !s1, !s2, !s3];
+        }
+        Self::overlaps_local_cross(a, b)
+    }
+
     /// The largest gap over the 15 SAT axes, less the allowance, cross axes
     /// divided by an upper bound of their length
     /// ([`lower_bound::obb_lower_bound`]), clamped at 0.
@@ -426,6 +445,76 @@ mod tests {
             "{overlapping} of 80000: unbalanced sample"
         );
         assert!(positive > 20_000, "{positive} of 160000 bounds positive");
+    }
+
+    /// The four-pair verdicts (the default two-lane path and, where this processor has AVX, the 256-bit kernel)
+    /// equal the single verdicts: on random boxes (all four pairs apart, all overlapping and mixed), flat boxes,
+    /// shared frames (parallel edges, the cross axes' `0 > 0`), a box against itself and NaN coordinates.
+    #[test]
+    fn cross_paths_match_single_paths() {
+        let mut g = Gen(0x2545_f491_4f6c_dd1d);
+        let mut patterns = [0usize; 16];
+        for i in 0..40_000 {
+            let mut boxes = [g.obb(), g.obb(), g.obb(), g.obb()];
+            match i % 8 {
+                // Flat: a zero half-width.
+                0 => boxes[1].half[2] = 0.0,
+                // One frame for all: every cross axis has parallel edges somewhere.
+                1 => {
+                    let rot = boxes[0].rot;
+                    boxes.iter_mut().for_each(|o| o.rot = rot);
+                }
+                2 => boxes[2] = boxes[0],
+                3 if i % 1000 == 3 => boxes[3].center[1] = f64::NAN,
+                // Spread apart: every pair disjoint more often (the early exit).
+                4 => boxes[2..].iter_mut().for_each(|o| o.center[0] += 2.5),
+                // Axis-aligned B's at the rounded tie of A₀'s first face axis, or one ulp either side: the
+                // verdicts hang on the exact sums and the strict comparison.
+                5 => {
+                    let (g, a) = (f64::SAT_GUARD, boxes[0]);
+                    for o in &mut boxes {
+                        o.rot = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+                    }
+                    boxes[1] = a;
+                    for (k, o) in boxes[2..].iter_mut().enumerate() {
+                        let h = o.half;
+                        let tie = a.half[0] + h[0] * (1.0 + g) + h[1] * g + h[2] * g;
+                        let step = [0i64, 1, -1][(i / 8 + k) % 3];
+                        o.center = a.center;
+                        o.center[0] =
+                            a.center[0] + f64::from_bits(tie.to_bits().wrapping_add_signed(step));
+                    }
+                }
+                _ => {}
+            }
+            let [a0, a1, b0, b1] = &boxes;
+            let single = [
+                a0.overlaps_local(b0),
+                a0.overlaps_local(b1),
+                a1.overlaps_local(b0),
+                a1.overlaps_local(b1),
+            ];
+            assert_eq!(Obb::overlaps_local_cross([a0, a1], [b0, b1]), single, "{i}");
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx") {
+                // SAFETY: this processor has AVX.
+                let avx = unsafe { cross_avx([a0, a1], [b0, b1]) };
+                assert_eq!(avx, single, "AVX {i}");
+            }
+            patterns[single.iter().rev().fold(0, |m, &k| 2 * m + usize::from(k))] += 1;
+        }
+        assert!(
+            patterns.iter().all(|&n| n > 100),
+            "verdict patterns {patterns:?}: some combination untested"
+        );
+    }
+
+    /// `Obb::overlaps_local_cross_avx` compiled with AVX, as the query engine's AVX copies compile it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn cross_avx(a: [&Obb<f64>; 2], b: [&Obb<f64>; 2]) -> [bool; 4] {
+        // SAFETY: this function is compiled with AVX, and callers run it only where the processor has it.
+        unsafe { Obb::overlaps_local_cross_avx(a, b) }
     }
 
     /// `diameter_squared` is within a relative `2ε` of `diameter()²`.

@@ -93,11 +93,7 @@ where
     B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
 {
     b_in_a.check()?;
-    let mut visitor = Collider {
-        b_in_a,
-        first_only: request.mode == ContactMode::First,
-        contacts: Vec::new(),
-    };
+    let mut visitor = Collider::new(b_in_a, request.mode == ContactMode::First);
     let mut stats = QueryStats::default();
     depth_first(
         a,
@@ -137,6 +133,17 @@ where
     out
 }
 
+/// Four overlap verdicts as the walk's keep verdicts.
+#[inline(always)]
+fn kept4([k0, k1, k2, k3]: [bool; 4]) -> [Option<()>; 4] {
+    [
+        k0.then_some(()),
+        k1.then_some(()),
+        k2.then_some(()),
+        k3.then_some(()),
+    ]
+}
+
 /// Exact widening of a triangle to f64.
 #[inline(always)]
 fn widen<T: Real>(t: &[[T; 3]; 3]) -> [[f64; 3]; 3] {
@@ -163,10 +170,23 @@ fn moved<B: Hierarchy>(b: &B, f: usize, b_in_a: &Pose<B::Scalar>) -> [[f64; 3]; 
     ])
 }
 
-struct Collider<'p, T: Real> {
+/// The collide visitor of the depth-first engine.
+pub(crate) struct Collider<'p, T: Real> {
     b_in_a: &'p Pose<T>,
     first_only: bool,
-    contacts: Vec<ContactPair>,
+    /// The contacts found so far, in traversal order.
+    pub(crate) contacts: Vec<ContactPair>,
+}
+
+impl<'p, T: Real> Collider<'p, T> {
+    /// A visitor for B at `b_in_a` in A's frame, stopping at the first contact if `first_only`.
+    pub(crate) fn new(b_in_a: &'p Pose<T>, first_only: bool) -> Self {
+        Self {
+            b_in_a,
+            first_only,
+            contacts: Vec::new(),
+        }
+    }
 }
 
 impl<A, B> DepthFirstVisitor<A, B> for Collider<'_, A::Scalar>
@@ -187,6 +207,18 @@ where
         // Not `map`: a closure per lane is not always inlined in the traversal loop.
         let [k0, k1] = A::Bv::overlaps_local_pair(a, b);
         [k0.then_some(()), k1.then_some(())]
+    }
+
+    #[inline(always)]
+    fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<()>; 4] {
+        kept4(A::Bv::overlaps_local_cross(a, b))
+    }
+
+    /// The volume's AVX kernel for four pairs ([`BoundingVolume::overlaps_local_cross_avx`]).
+    #[inline(always)]
+    unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<()>; 4] {
+        // SAFETY: the processor supports AVX (this method's contract, passed on).
+        kept4(unsafe { A::Bv::overlaps_local_cross_avx(a, b) })
     }
 
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {

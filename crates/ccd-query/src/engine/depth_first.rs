@@ -35,14 +35,25 @@ pub(crate) trait DepthFirstVisitor<A: Hierarchy, B: Hierarchy<Scalar = A::Scalar
         [self.keep(a[0], b[0]), self.keep(a[1], b[1])]
     }
 
-    /// [`keep`](Self::keep) of four pairs at once (the children of a pair whose nodes are both split,
-    /// [`DescentRule::Both`]: `a = [a₀, a₀, a₁, a₁]`, `b = [b₀, b₁, b₀, b₁]`). Default: two
-    /// [`keep_pair`](Self::keep_pair) calls, each on one child of A against both children of B.
+    /// [`keep`](Self::keep) of the four pairs of A's volumes `a` with B's volumes `b` (the children of a pair
+    /// whose nodes are both split, [`DescentRule::Both`]), in the order `[(a₀, b₀), (a₀, b₁), (a₁, b₀),
+    /// (a₁, b₁)]`. Default: two [`keep_pair`](Self::keep_pair) calls, each on one child of A against both
+    /// children of B.
     #[inline(always)]
-    fn keep_quad(&mut self, a: [&A::Bv; 4], b: [&A::Bv; 4]) -> [Option<Self::Key>; 4] {
-        let [k0, k1] = self.keep_pair([a[0], a[1]], [b[0], b[1]]);
-        let [k2, k3] = self.keep_pair([a[2], a[3]], [b[2], b[3]]);
+    fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<Self::Key>; 4] {
+        let [k0, k1] = self.keep_pair([a[0], a[0]], b);
+        let [k2, k3] = self.keep_pair([a[1], a[1]], b);
         [k0, k1, k2, k3]
+    }
+
+    /// [`keep_quad`](Self::keep_quad) as the walk's copies compiled with AVX call it: override with a test that
+    /// uses 256-bit instructions (the same verdicts and keys, bit for bit). Default: `keep_quad`.
+    ///
+    /// # Safety
+    /// The processor must support AVX.
+    #[inline(always)]
+    unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<Self::Key>; 4] {
+        self.keep_quad(a, b)
     }
 
     /// Whether a kept pair still matters when its turn comes (a distance query has found closer pairs since it
@@ -123,11 +134,11 @@ where
             return unsafe { walk_avx(a, b, moved, start, rule, visitor, stats) };
         }
     }
-    walk(a, b, moved, start, rule, visitor, stats)
+    walk::<A, B, V, false>(a, b, moved, start, rule, visitor, stats)
 }
 
 /// Defines `$name`: [`walk`] compiled with the target features `$features` (one of the copies [`depth_first`]
-/// chooses from at run time).
+/// chooses from at run time). Every copy's features include AVX: the walk's `AVX` is true in them.
 macro_rules! walk_copy {
     ($(#[$doc:meta])* $name:ident, $features:literal) => {
         $(#[$doc])*
@@ -147,7 +158,7 @@ macro_rules! walk_copy {
             B: Hierarchy<Scalar = A::Scalar, Bv = A::Bv>,
             V: DepthFirstVisitor<A, B>,
         {
-            walk(a, b, moved, start, rule, visitor, stats)
+            walk::<A, B, V, true>(a, b, moved, start, rule, visitor, stats)
         }
     };
 }
@@ -170,9 +181,10 @@ walk_copy!(
     "avx"
 );
 
-/// The loop of [`depth_first`], inlined into each of its copies.
+/// The loop of [`depth_first`], inlined into each of its copies; `AVX`: whether the copy is compiled with AVX
+/// (then the visitor's [`keep_quad_avx`](DepthFirstVisitor::keep_quad_avx) tests split pairs of nodes).
 #[inline(always)]
-fn walk<A, B, V>(
+fn walk<A, B, V, const AVX: bool>(
     a: &A,
     b: &B,
     moved: &mut MovedVolumes<A::Scalar, A::Bv>,
@@ -243,7 +255,13 @@ where
                     warm(nodes_b, cb + 1);
                     let [b0, b1] = moved.siblings(nodes_b, cb);
                     let (a0, a1) = (&nodes_a[ca].bv, &nodes_a[ca + 1].bv);
-                    let keep = visitor.keep_quad([a0, a0, a1, a1], [b0, b1, b0, b1]);
+                    let keep = if AVX {
+                        // SAFETY: `AVX` is true only in the copies compiled with AVX or AVX-512 (which includes
+                        // it), and `depth_first` runs those only where the processor has it.
+                        unsafe { visitor.keep_quad_avx([a0, a1], [b0, b1]) }
+                    } else {
+                        visitor.keep_quad([a0, a1], [b0, b1])
+                    };
                     tests += 4;
                     overlapping += kept(&keep);
                     let (ca, cb) = (ca as u32, cb as u32);
@@ -397,16 +415,66 @@ mod tests {
         Bvh::build(vertices, &mesh.triangles, &BuildOptions::default()).expect("valid mesh")
     }
 
+    /// An `f64` or `f32` box tree.
+    type Tree<T> = Bvh<T, Obb<T>>;
+
+    /// Runs the walk's copy `copy` (0: as compiled, 1: with AVX, 2: with AVX-512) over `a` × `b` at `pose`;
+    /// returns the visitor, the counters and the stack peak.
+    fn run_copy<T: Real, V>(
+        copy: u8,
+        (a, b): (&Tree<T>, &Tree<T>),
+        pose: &Pose<T>,
+        rule: DescentRule,
+        mut v: V,
+    ) -> (V, QueryStats, usize)
+    where
+        V: DepthFirstVisitor<Tree<T>, Tree<T>>,
+    {
+        let mut stats = QueryStats::default();
+        let mut cache = MovedVolumes::new(pose);
+        let args = (a, b, &mut cache, (0, 0), rule);
+        let peak = match copy {
+            0 => walk::<_, _, _, false>(args.0, args.1, args.2, args.3, args.4, &mut v, &mut stats),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: only called where the processor has AVX (checked by `agree`).
+            1 => unsafe { walk_avx(args.0, args.1, args.2, args.3, args.4, &mut v, &mut stats) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: only called where the processor has AVX-512 F and VL (checked by `agree`).
+            2 => unsafe { walk_avx512(args.0, args.1, args.2, args.3, args.4, &mut v, &mut stats) },
+            _ => unreachable!(),
+        };
+        (v, stats, peak)
+    }
+
+    /// `run(copy)` for every copy of the walk this processor can run: all equal to the copy as compiled, which
+    /// is returned.
+    fn agree<R: PartialEq + std::fmt::Debug>(what: &str, run: impl Fn(u8) -> R) -> R {
+        let plain = run(0);
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx") {
+                assert_eq!(run(1), plain, "AVX, {what}");
+            }
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl")
+            {
+                assert_eq!(run(2), plain, "AVX-512, {what}");
+            }
+        }
+        plain
+    }
+
     /// Every copy of the walk (as compiled, and with AVX and AVX-512 where this processor has them) on two blobs at
-    /// random relative poses: the same kept leaf pairs in the same order, the same counters and stack peak.
+    /// random relative poses, for the distance bound's test (descending the larger node) and the collision test
+    /// (both nodes, four pairs at once, which the copies with AVX test with the box's 256-bit kernel in `f64`):
+    /// the same kept leaf pairs or contacts in the same order, the same counters and stack peak.
     fn copies_agree<T: Real>() {
         let mut rng = SplitMix64::new(17);
         let (ma, mb) = (
             random_blob(&mut rng, 3, 1.0, 0.2),
             random_blob(&mut rng, 3, 0.8, 0.2),
         );
-        let (a, b) = (tree::<T>(&ma), tree::<T>(&mb));
-        let mut kept = 0;
+        let trees = (&tree::<T>(&ma), &tree::<T>(&mb));
+        let (mut kept, mut contacts) = (0, 0);
         for i in 0..20 {
             let shift = 1.0 + 0.05 * f64::from(i);
             let iso = Isometry3::from_parts(
@@ -417,50 +485,29 @@ mod tests {
                 iso.rotation.to_rotation_matrix().matrix().map(T::lit),
                 iso.translation.vector.map(T::lit),
             );
-            let moved = crate::distance::move_rounding(&a, &b, &pose);
-            // 0: as compiled, 1: the AVX copy, 2: the AVX-512 copy.
-            let run = |copy: u8| {
-                let mut v = Near {
+            let moved = crate::distance::move_rounding(trees.0, trees.1, &pose);
+            let what = format!("{} pose {i}", T::NAME);
+            let near = agree(&format!("distance bound, {what}"), |copy| {
+                let v = Near {
                     reach: T::lit(0.05),
                     moved,
                     leaves: Vec::new(),
                 };
-                let mut stats = QueryStats::default();
-                let mut cache = MovedVolumes::new(&pose);
-                let args = (&a, &b, &mut cache, (0, 0), DescentRule::LargestDiameter);
-                let peak = match copy {
-                    0 => walk(args.0, args.1, args.2, args.3, args.4, &mut v, &mut stats),
-                    #[cfg(target_arch = "x86_64")]
-                    // SAFETY: only called where the processor has AVX (checked below).
-                    1 => unsafe {
-                        walk_avx(args.0, args.1, args.2, args.3, args.4, &mut v, &mut stats)
-                    },
-                    #[cfg(target_arch = "x86_64")]
-                    // SAFETY: only called where the processor has AVX-512 F and VL (checked below).
-                    2 => unsafe {
-                        walk_avx512(args.0, args.1, args.2, args.3, args.4, &mut v, &mut stats)
-                    },
-                    _ => unreachable!(),
-                };
+                let (v, stats, peak) =
+                    run_copy(copy, trees, &pose, DescentRule::LargestDiameter, v);
                 (v.leaves, stats, peak)
-            };
-            let plain = run(0);
-            kept += plain.0.len();
-            #[cfg(target_arch = "x86_64")]
-            {
-                if std::is_x86_feature_detected!("avx") {
-                    assert_eq!(run(1), plain, "AVX, {} pose {i}", T::NAME);
-                }
-                if std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512vl")
-                {
-                    assert_eq!(run(2), plain, "AVX-512, {} pose {i}", T::NAME);
-                }
-            }
+            });
+            kept += near.0.len();
+            let collide = agree(&format!("collide, {what}"), |copy| {
+                let v = crate::collide::Collider::new(&pose, false);
+                let (v, stats, peak) = run_copy(copy, trees, &pose, DescentRule::Both, v);
+                (v.contacts, stats, peak)
+            });
+            contacts += collide.0.len();
         }
         assert!(
-            kept > 100,
-            "{kept} leaf pairs kept: the sample tests nothing"
+            kept > 100 && contacts > 100,
+            "{kept} leaf pairs kept, {contacts} contacts: the sample tests nothing"
         );
     }
 
