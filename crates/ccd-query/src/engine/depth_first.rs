@@ -326,25 +326,33 @@ fn order_quad<K: Copy + PartialOrd>(
     keep: [Option<K>; 4],
     place: impl Fn(u32) -> (u32, u32),
 ) -> Option<Pending<K>> {
-    let mut list: [Option<Pending<K>>; 4] = [None; 4];
+    // Compacted without branches (which children are kept is a coin flip): every child is written at the end
+    // of the list, which grows only where it is kept; the filler key of the ones dropped is never read.
+    let fill = keep.iter().flatten().next()?;
+    let mut list = [Pending {
+        na: 0,
+        nb: 0,
+        key: *fill,
+    }; 4];
     let mut n = 0;
     for (k, key) in (0u32..).zip(keep) {
-        if let Some(key) = key {
-            let (na, nb) = place(k);
-            list[n] = Some(Pending { na, nb, key });
-            n += 1;
-        }
+        let (na, nb) = place(k);
+        list[n] = Pending {
+            na,
+            nb,
+            key: key.unwrap_or(*fill),
+        };
+        n += usize::from(key.is_some());
     }
-    let key = |p: &Option<Pending<K>>| p.map(|p| p.key);
     for i in 1..n {
         let mut j = i;
-        while j > 0 && key(&list[j]) < key(&list[j - 1]) {
+        while j > 0 && list[j].key < list[j - 1].key {
             list.swap(j, j - 1);
             j -= 1;
         }
     }
-    stack.extend(list[1..n.max(1)].iter().rev().flatten());
-    list[0]
+    stack.extend(list[1..n].iter().rev());
+    Some(list[0])
 }
 
 /// Prefetches the children of `nodes[i]` (two adjacent nodes) if it has any.
