@@ -228,6 +228,41 @@ pub trait BoundingVolume<T: Real>:
         ]
     }
 
+    /// [`distance_lower_bound_local`](Self::distance_lower_bound_local) of the four pairs of `a` × `b`, in the
+    /// order `[(a₀, b₀), (a₀, b₁), (a₁, b₀), (a₁, b₁)]`, bit for bit the same values (as
+    /// [`overlaps_local_cross`](Self::overlaps_local_cross)). Default: two
+    /// [`distance_lower_bound_local_pair`](Self::distance_lower_bound_local_pair) calls.
+    ///
+    /// # Guarantee
+    /// As [`distance_lower_bound_local`](Self::distance_lower_bound_local).
+    #[inline(always)]
+    fn distance_lower_bound_local_cross(
+        a: [&Self; 2],
+        b: [&Self; 2],
+        moved: &MoveRounding<T>,
+    ) -> [T; 4] {
+        let [l0, l1] = Self::distance_lower_bound_local_pair([a[0], a[0]], b, moved);
+        let [l2, l3] = Self::distance_lower_bound_local_pair([a[1], a[1]], b, moved);
+        [l0, l1, l2, l3]
+    }
+
+    /// [`distance_lower_bound_local_cross`](Self::distance_lower_bound_local_cross) for code compiled with AVX
+    /// (as [`overlaps_local_cross_avx`](Self::overlaps_local_cross_avx)): the same values, bit for bit.
+    ///
+    /// # Safety
+    /// The processor must support AVX.
+    ///
+    /// # Guarantee
+    /// As [`distance_lower_bound_local`](Self::distance_lower_bound_local).
+    #[inline(always)]
+    unsafe fn distance_lower_bound_local_cross_avx(
+        a: [&Self; 2],
+        b: [&Self; 2],
+        moved: &MoveRounding<T>,
+    ) -> [T; 4] {
+        Self::distance_lower_bound_local_cross(a, b, moved)
+    }
+
     /// Whether `p` lies inside the volume, enlarged by `tol`.
     fn contains_point(&self, p: &[T; 3], tol: T) -> bool;
 

@@ -204,6 +204,34 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         lower_bound::obb_lower_bound_lanes(a, b, moved)
     }
 
+    /// For `f64` boxes with a fixed allowance ([`MoveRounding::allowance`]), the four pairs in the four lanes of
+    /// one AVX register (`obb_avx`), bit for bit the generic bound; otherwise the default.
+    ///
+    /// # Safety
+    /// The processor must support AVX.
+    ///
+    /// # Guarantee
+    /// As [`BoundingVolume::distance_lower_bound_local`].
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn distance_lower_bound_local_cross_avx(
+        a: [&Self; 2],
+        b: [&Self; 2],
+        moved: &MoveRounding<T>,
+    ) -> [T; 4] {
+        if let Some(e) = moved.allowance
+            && TypeId::of::<T>() == TypeId::of::<f64>()
+        {
+            // `T` is `f64`: the casts are identities.
+            let a: [&Obb<f64>; 2] = [bytemuck::cast_ref(a[0]), bytemuck::cast_ref(a[1])];
+            let b: [&Obb<f64>; 2] = [bytemuck::cast_ref(b[0]), bytemuck::cast_ref(b[1])];
+            // SAFETY: the caller guarantees AVX, the kernel's only requirement.
+            let lb = unsafe { crate::obb_avx::lower_bound_cross(a, b, e.to_f64_exact()) };
+            return lb.map(T::lit);
+        }
+        Self::distance_lower_bound_local_cross(a, b, moved)
+    }
+
     /// `|axis_j·(p − c)| ≤ half_j + tol` for every axis.
     fn contains_point(&self, p: &[T; 3], tol: T) -> bool {
         let l = self.local_coords(p);
@@ -447,13 +475,14 @@ mod tests {
         assert!(positive > 20_000, "{positive} of 160000 bounds positive");
     }
 
-    /// The four-pair verdicts (the default two-lane path and, where this processor has AVX, the 256-bit kernel)
-    /// equal the single verdicts: on random boxes (all four pairs apart, all overlapping and mixed), flat boxes,
-    /// shared frames (parallel edges, the cross axes' `0 > 0`), a box against itself and NaN coordinates.
+    /// The four-pair verdicts and distance bounds (the default two-lane path and, where this processor has AVX,
+    /// the 256-bit kernels) equal the single ones, bit for bit: on random boxes (all four pairs apart, all
+    /// overlapping and mixed), flat boxes, shared frames (parallel edges, the cross axes' `0 > 0`), a box against
+    /// itself, boxes at a rounded tie and NaN coordinates.
     #[test]
     fn cross_paths_match_single_paths() {
         let mut g = Gen(0x2545_f491_4f6c_dd1d);
-        let mut patterns = [0usize; 16];
+        let (mut patterns, mut positive) = ([0usize; 16], 0);
         for i in 0..40_000 {
             let mut boxes = [g.obb(), g.obb(), g.obb(), g.obb()];
             match i % 8 {
@@ -466,6 +495,8 @@ mod tests {
                 }
                 2 => boxes[2] = boxes[0],
                 3 if i % 1000 == 3 => boxes[3].center[1] = f64::NAN,
+                // A NaN extent: some gaps NaN, others finite (the bound skips the NaN ones).
+                3 if i % 100 == 11 => boxes[3].half[1] = f64::NAN,
                 // Spread apart: every pair disjoint more often (the early exit).
                 4 => boxes[2..].iter_mut().for_each(|o| o.center[0] += 2.5),
                 // Axis-aligned B's at the rounded tie of A₀'s first face axis, or one ulp either side: the
@@ -502,7 +533,26 @@ mod tests {
                 assert_eq!(avx, single, "AVX {i}");
             }
             patterns[single.iter().rev().fold(0, |m, &k| 2 * m + usize::from(k))] += 1;
+            // The distance bounds, measured and fixed allowance (the AVX kernel takes the fixed one).
+            let fixed = MoveRounding {
+                allowance: Some([0.0, 1e-9, 1e-3][i % 3]),
+                ..MoveRounding::none()
+            };
+            for moved in [MoveRounding::none(), fixed] {
+                let single = [(a0, b0), (a0, b1), (a1, b0), (a1, b1)]
+                    .map(|(x, y)| x.distance_lower_bound_local(y, &moved).to_bits());
+                let cross = Obb::distance_lower_bound_local_cross([a0, a1], [b0, b1], &moved);
+                assert_eq!(cross.map(f64::to_bits), single, "bound {i}");
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("avx") {
+                    // SAFETY: this processor has AVX.
+                    let avx = unsafe { bound_avx([a0, a1], [b0, b1], &moved) };
+                    assert_eq!(avx.map(f64::to_bits), single, "AVX bound {i}");
+                }
+                positive += single.iter().filter(|&&l| f64::from_bits(l) > 0.0).count();
+            }
         }
+        assert!(positive > 40_000, "{positive} of 320000 bounds positive");
         assert!(
             patterns.iter().all(|&n| n > 100),
             "verdict patterns {patterns:?}: some combination untested"
@@ -515,6 +565,14 @@ mod tests {
     fn cross_avx(a: [&Obb<f64>; 2], b: [&Obb<f64>; 2]) -> [bool; 4] {
         // SAFETY: this function is compiled with AVX, and callers run it only where the processor has it.
         unsafe { Obb::overlaps_local_cross_avx(a, b) }
+    }
+
+    /// `Obb::distance_lower_bound_local_cross_avx` compiled with AVX.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn bound_avx(a: [&Obb<f64>; 2], b: [&Obb<f64>; 2], moved: &MoveRounding<f64>) -> [f64; 4] {
+        // SAFETY: this function is compiled with AVX, and callers run it only where the processor has it.
+        unsafe { Obb::distance_lower_bound_local_cross_avx(a, b, moved) }
     }
 
     /// `diameter_squared` is within a relative `2ε` of `diameter()²`.

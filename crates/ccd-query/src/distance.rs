@@ -427,6 +427,21 @@ where
     }
 
     #[inline(always)]
+    fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
+        let lb = A::Bv::distance_lower_bound_local_cross(a, b, &self.moved);
+        lb.map(|l| (!self.hopeless(l)).then_some(l))
+    }
+
+    /// The volume's AVX kernel for four bounds
+    /// ([`BoundingVolume::distance_lower_bound_local_cross_avx`]).
+    #[inline(always)]
+    unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
+        // SAFETY: the processor supports AVX (this method's contract, passed on).
+        let lb = unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) };
+        lb.map(|l| (!self.hopeless(l)).then_some(l))
+    }
+
+    #[inline(always)]
     fn still_open(&self, key: &A::Scalar) -> bool {
         !self.hopeless(*key)
     }

@@ -147,6 +147,21 @@ where
         ]
     }
 
+    #[inline(always)]
+    fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
+        let lb = A::Bv::distance_lower_bound_local_cross(a, b, &self.moved);
+        lb.map(|l| (l <= self.tolerance).then_some(l))
+    }
+
+    /// The volume's AVX kernel for four bounds
+    /// ([`BoundingVolume::distance_lower_bound_local_cross_avx`]).
+    #[inline(always)]
+    unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
+        // SAFETY: the processor supports AVX (this method's contract, passed on).
+        let lb = unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) };
+        lb.map(|l| (l <= self.tolerance).then_some(l))
+    }
+
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
         for_each_face_pair(a, na, b, nb, |fa, fb| {
             stats.tri_tests += 1;

@@ -412,6 +412,17 @@ mod tests {
                 .map(|lb| (lb < self.reach).then_some(lb))
         }
 
+        fn keep_quad(&mut self, a: [&Obb<T>; 2], b: [&Obb<T>; 2]) -> [Option<T>; 4] {
+            Obb::distance_lower_bound_local_cross(a, b, &self.moved)
+                .map(|lb| (lb < self.reach).then_some(lb))
+        }
+
+        unsafe fn keep_quad_avx(&mut self, a: [&Obb<T>; 2], b: [&Obb<T>; 2]) -> [Option<T>; 4] {
+            // SAFETY: the processor supports AVX (this method's contract, passed on).
+            unsafe { Obb::distance_lower_bound_local_cross_avx(a, b, &self.moved) }
+                .map(|lb| (lb < self.reach).then_some(lb))
+        }
+
         fn leaves(&mut self, _: &A, na: usize, _: &B, nb: usize, _: &mut QueryStats) -> Flow {
             self.leaves.push((na, nb));
             Flow::Continue
@@ -472,9 +483,10 @@ mod tests {
     }
 
     /// Every copy of the walk (as compiled, and with AVX and AVX-512 where this processor has them) on two blobs at
-    /// random relative poses, for the distance bound's test (descending the larger node) and the collision test
-    /// (both nodes, four pairs at once, which the copies with AVX test with the box's 256-bit kernel in `f64`):
-    /// the same kept leaf pairs or contacts in the same order, the same counters and stack peak.
+    /// random relative poses, for the distance bound's test (descending the larger node, and both nodes) and the
+    /// collision test (both nodes); with both nodes split, the copies with AVX test four pairs at once with the
+    /// box's 256-bit kernels in `f64`. Every copy keeps the same leaf pairs or contacts in the same order, with
+    /// the same counters and stack peak.
     fn copies_agree<T: Real>() {
         let mut rng = SplitMix64::new(17);
         let (ma, mb) = (
@@ -495,17 +507,18 @@ mod tests {
             );
             let moved = crate::distance::move_rounding(trees.0, trees.1, &pose);
             let what = format!("{} pose {i}", T::NAME);
-            let near = agree(&format!("distance bound, {what}"), |copy| {
-                let v = Near {
-                    reach: T::lit(0.05),
-                    moved,
-                    leaves: Vec::new(),
-                };
-                let (v, stats, peak) =
-                    run_copy(copy, trees, &pose, DescentRule::LargestDiameter, v);
-                (v.leaves, stats, peak)
-            });
-            kept += near.0.len();
+            for rule in [DescentRule::LargestDiameter, DescentRule::Both] {
+                let near = agree(&format!("distance bound, {rule:?}, {what}"), |copy| {
+                    let v = Near {
+                        reach: T::lit(0.05),
+                        moved,
+                        leaves: Vec::new(),
+                    };
+                    let (v, stats, peak) = run_copy(copy, trees, &pose, rule, v);
+                    (v.leaves, stats, peak)
+                });
+                kept += near.0.len();
+            }
             let collide = agree(&format!("collide, {what}"), |copy| {
                 let v = crate::collide::Collider::new(&pose, false);
                 let (v, stats, peak) = run_copy(copy, trees, &pose, DescentRule::Both, v);
