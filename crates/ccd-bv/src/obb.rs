@@ -138,6 +138,44 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         [!s0, !s1]
     }
 
+    /// For `f32` boxes, the four pairs in four lanes of one SAT (four `f32` fill a 128-bit register, which the
+    /// vectoriser packs as it packs two `f64`); for `f64` boxes two two-lane SATs (four `f64` lanes need AVX:
+    /// [`overlaps_local_cross_avx`](BoundingVolume::overlaps_local_cross_avx)). The same verdicts as
+    /// [`overlaps_local`](BoundingVolume::overlaps_local), bit for bit.
+    #[inline(always)]
+    fn overlaps_local_cross(a: [&Self; 2], b: [&Self; 2]) -> [bool; 4] {
+        if size_of::<T>() == 4 {
+            let [s0, s1, s2, s3] =
+                disjoint_local_lanes([a[0], a[0], a[1], a[1]], [b[0], b[1], b[0], b[1]]);
+            return [!s0, !s1, !s2, !s3];
+        }
+        let [k0, k1] = Self::overlaps_local_pair([a[0], a[0]], b);
+        let [k2, k3] = Self::overlaps_local_pair([a[1], a[1]], b);
+        [k0, k1, k2, k3]
+    }
+
+    /// As [`overlaps_local_cross`](BoundingVolume::overlaps_local_cross) for the four bounds.
+    ///
+    /// # Guarantee
+    /// As [`BoundingVolume::distance_lower_bound_local`].
+    #[inline(always)]
+    fn distance_lower_bound_local_cross(
+        a: [&Self; 2],
+        b: [&Self; 2],
+        moved: &MoveRounding<T>,
+    ) -> [T; 4] {
+        if size_of::<T>() == 4 {
+            return lower_bound::obb_lower_bound_lanes(
+                [a[0], a[0], a[1], a[1]],
+                [b[0], b[1], b[0], b[1]],
+                moved,
+            );
+        }
+        let [l0, l1] = Self::distance_lower_bound_local_pair([a[0], a[0]], b, moved);
+        let [l2, l3] = Self::distance_lower_bound_local_pair([a[1], a[1]], b, moved);
+        [l0, l1, l2, l3]
+    }
+
     /// For `f64` boxes, the four pairs in the four lanes of one AVX register (`obb_avx`), the same verdicts as
     /// [`overlaps_local`](BoundingVolume::overlaps_local) bit for bit; for `f32` boxes the default.
     ///
@@ -475,45 +513,51 @@ mod tests {
         assert!(positive > 20_000, "{positive} of 160000 bounds positive");
     }
 
-    /// The four-pair verdicts and distance bounds (the default two-lane path and, where this processor has AVX,
-    /// the 256-bit kernels) equal the single ones, bit for bit: on random boxes (all four pairs apart, all
-    /// overlapping and mixed), flat boxes, shared frames (parallel edges, the cross axes' `0 > 0`), a box against
-    /// itself, boxes at a rounded tie and NaN coordinates.
-    #[test]
-    fn cross_paths_match_single_paths() {
+    /// The four-pair verdicts and distance bounds (the default lane paths and, where this processor has AVX, the
+    /// 256-bit kernels) equal the single ones, bit for bit: on random boxes (all four pairs apart, all overlapping
+    /// and mixed), flat boxes, shared frames (parallel edges, the cross axes' `0 > 0`), a box against itself, boxes
+    /// at a rounded tie and NaN coordinates.
+    fn cross_paths_agree<T: Real>() {
         let mut g = Gen(0x2545_f491_4f6c_dd1d);
         let (mut patterns, mut positive) = ([0usize; 16], 0);
+        let cast = |o: Obb<f64>| Obb::<T> {
+            rot: o.rot.map(|row| row.map(T::lit)),
+            center: o.center.map(T::lit),
+            half: o.half.map(T::lit),
+        };
         for i in 0..40_000 {
-            let mut boxes = [g.obb(), g.obb(), g.obb(), g.obb()];
+            let mut boxes = [g.obb(), g.obb(), g.obb(), g.obb()].map(cast);
+            let (zero, one, nan) = (T::zero(), T::one(), T::lit(f64::NAN));
             match i % 8 {
                 // Flat: a zero half-width.
-                0 => boxes[1].half[2] = 0.0,
+                0 => boxes[1].half[2] = zero,
                 // One frame for all: every cross axis has parallel edges somewhere.
                 1 => {
                     let rot = boxes[0].rot;
                     boxes.iter_mut().for_each(|o| o.rot = rot);
                 }
                 2 => boxes[2] = boxes[0],
-                3 if i % 1000 == 3 => boxes[3].center[1] = f64::NAN,
+                3 if i % 1000 == 3 => boxes[3].center[1] = nan,
                 // A NaN extent: some gaps NaN, others finite (the bound skips the NaN ones).
-                3 if i % 100 == 11 => boxes[3].half[1] = f64::NAN,
+                3 if i % 100 == 11 => boxes[3].half[1] = nan,
                 // Spread apart: every pair disjoint more often (the early exit).
-                4 => boxes[2..].iter_mut().for_each(|o| o.center[0] += 2.5),
+                4 => boxes[2..]
+                    .iter_mut()
+                    .for_each(|o| o.center[0] += T::lit(2.5)),
                 // Axis-aligned B's at the rounded tie of A₀'s first face axis, or one ulp either side: the
                 // verdicts hang on the exact sums and the strict comparison.
                 5 => {
-                    let (g, a) = (f64::SAT_GUARD, boxes[0]);
+                    let (g, a) = (T::SAT_GUARD, boxes[0]);
                     for o in &mut boxes {
-                        o.rot = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+                        o.rot = [[one, zero, zero], [zero, one, zero], [zero, zero, one]];
                     }
                     boxes[1] = a;
                     for (k, o) in boxes[2..].iter_mut().enumerate() {
                         let h = o.half;
-                        let tie = a.half[0] + h[0] * (1.0 + g) + h[1] * g + h[2] * g;
-                        let step = [0i64, 1, -1][(i / 8 + k) % 3];
+                        let tie = a.half[0] + h[0] * (one + g) + h[1] * g + h[2] * g;
+                        let tie = [tie, tie.step_up(), tie.step_down()][(i / 8 + k) % 3];
                         o.center = a.center;
-                        o.center[0] =
-                            a.center[0] + f64::from_bits(tie.to_bits().wrapping_add_signed(step));
+                        o.center[0] = a.center[0] + tie;
                     }
                 }
                 _ => {}
@@ -525,31 +569,37 @@ mod tests {
                 a1.overlaps_local(b0),
                 a1.overlaps_local(b1),
             ];
-            assert_eq!(Obb::overlaps_local_cross([a0, a1], [b0, b1]), single, "{i}");
+            let what = format!("{} {i}", T::NAME);
+            assert_eq!(
+                Obb::overlaps_local_cross([a0, a1], [b0, b1]),
+                single,
+                "{what}"
+            );
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx") {
                 // SAFETY: this processor has AVX.
                 let avx = unsafe { cross_avx([a0, a1], [b0, b1]) };
-                assert_eq!(avx, single, "AVX {i}");
+                assert_eq!(avx, single, "AVX {what}");
             }
             patterns[single.iter().rev().fold(0, |m, &k| 2 * m + usize::from(k))] += 1;
             // The distance bounds, measured and fixed allowance (the AVX kernel takes the fixed one).
             let fixed = MoveRounding {
-                allowance: Some([0.0, 1e-9, 1e-3][i % 3]),
+                allowance: Some(T::lit([0.0, 1e-9, 1e-3][i % 3])),
                 ..MoveRounding::none()
             };
+            let bits = |l: [T; 4]| l.map(|x| x.to_f64_exact().to_bits());
             for moved in [MoveRounding::none(), fixed] {
                 let single = [(a0, b0), (a0, b1), (a1, b0), (a1, b1)]
-                    .map(|(x, y)| x.distance_lower_bound_local(y, &moved).to_bits());
+                    .map(|(x, y)| x.distance_lower_bound_local(y, &moved));
                 let cross = Obb::distance_lower_bound_local_cross([a0, a1], [b0, b1], &moved);
-                assert_eq!(cross.map(f64::to_bits), single, "bound {i}");
+                assert_eq!(bits(cross), bits(single), "bound {what}");
                 #[cfg(target_arch = "x86_64")]
                 if std::is_x86_feature_detected!("avx") {
                     // SAFETY: this processor has AVX.
                     let avx = unsafe { bound_avx([a0, a1], [b0, b1], &moved) };
-                    assert_eq!(avx.map(f64::to_bits), single, "AVX bound {i}");
+                    assert_eq!(bits(avx), bits(single), "AVX bound {what}");
                 }
-                positive += single.iter().filter(|&&l| f64::from_bits(l) > 0.0).count();
+                positive += single.iter().filter(|&&l| l > zero).count();
             }
         }
         assert!(positive > 40_000, "{positive} of 320000 bounds positive");
@@ -559,10 +609,20 @@ mod tests {
         );
     }
 
+    #[test]
+    fn cross_paths_match_single_paths_f64() {
+        cross_paths_agree::<f64>();
+    }
+
+    #[test]
+    fn cross_paths_match_single_paths_f32() {
+        cross_paths_agree::<f32>();
+    }
+
     /// `Obb::overlaps_local_cross_avx` compiled with AVX, as the query engine's AVX copies compile it.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx")]
-    fn cross_avx(a: [&Obb<f64>; 2], b: [&Obb<f64>; 2]) -> [bool; 4] {
+    fn cross_avx<T: Real>(a: [&Obb<T>; 2], b: [&Obb<T>; 2]) -> [bool; 4] {
         // SAFETY: this function is compiled with AVX, and callers run it only where the processor has it.
         unsafe { Obb::overlaps_local_cross_avx(a, b) }
     }
@@ -570,7 +630,7 @@ mod tests {
     /// `Obb::distance_lower_bound_local_cross_avx` compiled with AVX.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx")]
-    fn bound_avx(a: [&Obb<f64>; 2], b: [&Obb<f64>; 2], moved: &MoveRounding<f64>) -> [f64; 4] {
+    fn bound_avx<T: Real>(a: [&Obb<T>; 2], b: [&Obb<T>; 2], moved: &MoveRounding<T>) -> [T; 4] {
         // SAFETY: this function is compiled with AVX, and callers run it only where the processor has it.
         unsafe { Obb::distance_lower_bound_local_cross_avx(a, b, moved) }
     }
