@@ -265,7 +265,7 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
             let b: [&Obb<f64>; 2] = [bytemuck::cast_ref(b[0]), bytemuck::cast_ref(b[1])];
             // SAFETY: the caller guarantees AVX, the kernel's only requirement.
             let lb = unsafe { crate::obb_avx::lower_bound_cross(a, b, e.to_f64_exact()) };
-            return lb.map(T::lit);
+            return [T::lit(lb[0]), T::lit(lb[1]), T::lit(lb[2]), T::lit(lb[3])];
         }
         Self::distance_lower_bound_local_cross(a, b, moved)
     }

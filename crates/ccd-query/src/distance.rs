@@ -337,6 +337,18 @@ impl<T: Real> Nearest<T> {
         (lb * (T::one() + r.rel_err) >= self.bound) | (lb + r.abs_err >= self.bound)
     }
 
+    /// Four bounds as the walk's keep verdicts: kept (with the bound as key) unless [`hopeless`](Self::hopeless).
+    /// Written out, not `map`: a closure per lane is not always inlined in the traversal loop.
+    #[inline(always)]
+    fn kept4(&self, [l0, l1, l2, l3]: [T; 4]) -> [Option<T>; 4] {
+        [
+            (!self.hopeless(l0)).then_some(l0),
+            (!self.hopeless(l1)).then_some(l1),
+            (!self.hopeless(l2)).then_some(l2),
+            (!self.hopeless(l3)).then_some(l3),
+        ]
+    }
+
     /// The distance of one triangle pair; keeps it if it is the closest so far. [`Flow::Stop`] on an
     /// intersection (nothing is closer).
     #[inline(always)]
@@ -428,8 +440,7 @@ where
 
     #[inline(always)]
     fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
-        let lb = A::Bv::distance_lower_bound_local_cross(a, b, &self.moved);
-        lb.map(|l| (!self.hopeless(l)).then_some(l))
+        self.kept4(A::Bv::distance_lower_bound_local_cross(a, b, &self.moved))
     }
 
     /// The volume's AVX kernel for four bounds
@@ -437,8 +448,7 @@ where
     #[inline(always)]
     unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
         // SAFETY: the processor supports AVX (this method's contract, passed on).
-        let lb = unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) };
-        lb.map(|l| (!self.hopeless(l)).then_some(l))
+        self.kept4(unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) })
     }
 
     #[inline(always)]

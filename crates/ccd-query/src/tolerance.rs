@@ -119,6 +119,20 @@ struct Tolerance<T: Real> {
     witness: Option<Witness<T>>,
 }
 
+impl<T: Real> Tolerance<T> {
+    /// Four bounds as the walk's keep verdicts: kept (with the bound as key) while within the tolerance. Written
+    /// out, not `map`: a closure per lane is not always inlined in the traversal loop.
+    #[inline(always)]
+    fn kept4(&self, [l0, l1, l2, l3]: [T; 4]) -> [Option<T>; 4] {
+        [
+            (l0 <= self.tolerance).then_some(l0),
+            (l1 <= self.tolerance).then_some(l1),
+            (l2 <= self.tolerance).then_some(l2),
+            (l3 <= self.tolerance).then_some(l3),
+        ]
+    }
+}
+
 impl<A, B> DepthFirstVisitor<A, B> for Tolerance<A::Scalar>
 where
     A: Hierarchy,
@@ -149,8 +163,7 @@ where
 
     #[inline(always)]
     fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
-        let lb = A::Bv::distance_lower_bound_local_cross(a, b, &self.moved);
-        lb.map(|l| (l <= self.tolerance).then_some(l))
+        self.kept4(A::Bv::distance_lower_bound_local_cross(a, b, &self.moved))
     }
 
     /// The volume's AVX kernel for four bounds
@@ -158,8 +171,7 @@ where
     #[inline(always)]
     unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
         // SAFETY: the processor supports AVX (this method's contract, passed on).
-        let lb = unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) };
-        lb.map(|l| (l <= self.tolerance).then_some(l))
+        self.kept4(unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) })
     }
 
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
