@@ -150,9 +150,7 @@ pub trait BoundingVolume<T: Real>:
     /// nodes). Default: two [`overlaps_local_pair`](Self::overlaps_local_pair) calls, one per volume of `a`.
     #[inline(always)]
     fn overlaps_local_cross(a: [&Self; 2], b: [&Self; 2]) -> [bool; 4] {
-        let [k0, k1] = Self::overlaps_local_pair([a[0], a[0]], b);
-        let [k2, k3] = Self::overlaps_local_pair([a[1], a[1]], b);
-        [k0, k1, k2, k3]
+        overlaps_by_pairs(a, b)
     }
 
     /// [`overlaps_local_cross`](Self::overlaps_local_cross) for code compiled with AVX: the same verdicts, bit
@@ -241,9 +239,7 @@ pub trait BoundingVolume<T: Real>:
         b: [&Self; 2],
         moved: &MoveRounding<T>,
     ) -> [T; 4] {
-        let [l0, l1] = Self::distance_lower_bound_local_pair([a[0], a[0]], b, moved);
-        let [l2, l3] = Self::distance_lower_bound_local_pair([a[1], a[1]], b, moved);
-        [l0, l1, l2, l3]
+        bounds_by_pairs(a, b, moved)
     }
 
     /// [`distance_lower_bound_local_cross`](Self::distance_lower_bound_local_cross) for code compiled with AVX
@@ -297,4 +293,32 @@ pub trait BoundingVolume<T: Real>:
     /// produces such volumes; archive validation rejects files whose volumes
     /// are not. Branch-free, so a pass over many volumes vectorises.
     fn is_well_formed(&self) -> bool;
+}
+
+/// [`BoundingVolume::overlaps_local_cross`] as two [`overlaps_local_pair`](BoundingVolume::overlaps_local_pair)
+/// calls, A's first volume against both of B's, then A's second: the default, and the `f64` box's path without
+/// AVX. A plain function, not a closure-taking helper: closures in these lane paths were left out of line in
+/// some builds.
+#[inline(always)]
+pub(crate) fn overlaps_by_pairs<T: Real, V: BoundingVolume<T>>(
+    a: [&V; 2],
+    b: [&V; 2],
+) -> [bool; 4] {
+    let [k0, k1] = V::overlaps_local_pair([a[0], a[0]], b);
+    let [k2, k3] = V::overlaps_local_pair([a[1], a[1]], b);
+    [k0, k1, k2, k3]
+}
+
+/// [`BoundingVolume::distance_lower_bound_local_cross`] as two
+/// [`distance_lower_bound_local_pair`](BoundingVolume::distance_lower_bound_local_pair) calls (as
+/// [`overlaps_by_pairs`]).
+#[inline(always)]
+pub(crate) fn bounds_by_pairs<T: Real, V: BoundingVolume<T>>(
+    a: [&V; 2],
+    b: [&V; 2],
+    moved: &MoveRounding<T>,
+) -> [T; 4] {
+    let [l0, l1] = V::distance_lower_bound_local_pair([a[0], a[0]], b, moved);
+    let [l2, l3] = V::distance_lower_bound_local_pair([a[1], a[1]], b, moved);
+    [l0, l1, l2, l3]
 }

@@ -5,6 +5,7 @@ use std::any::TypeId;
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 
+use crate::bounding_volume::{bounds_by_pairs, overlaps_by_pairs};
 use crate::sat::{self, Lanes};
 use crate::{
     BoundingVolume, BvKind, FitFrame, FitMethod, MoveRounding, Pose, Real, box_measure, fit,
@@ -149,9 +150,7 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
                 disjoint_local_lanes([a[0], a[0], a[1], a[1]], [b[0], b[1], b[0], b[1]]);
             return [!s0, !s1, !s2, !s3];
         }
-        let [k0, k1] = Self::overlaps_local_pair([a[0], a[0]], b);
-        let [k2, k3] = Self::overlaps_local_pair([a[1], a[1]], b);
-        [k0, k1, k2, k3]
+        overlaps_by_pairs(a, b)
     }
 
     /// As [`overlaps_local_cross`](BoundingVolume::overlaps_local_cross) for the four bounds.
@@ -171,9 +170,7 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
                 moved,
             );
         }
-        let [l0, l1] = Self::distance_lower_bound_local_pair([a[0], a[0]], b, moved);
-        let [l2, l3] = Self::distance_lower_bound_local_pair([a[1], a[1]], b, moved);
-        [l0, l1, l2, l3]
+        bounds_by_pairs(a, b, moved)
     }
 
     /// For `f64` boxes, the four pairs in the four lanes of one AVX register (`obb_avx`), the same verdicts as
