@@ -7,8 +7,8 @@ use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::engine::{
-    BestFirstVisitor, DepthFirstVisitor, Entry, FaceRef, Flow, MovedVolumes, Step, best_first,
-    depth_first, for_each_face_pair,
+    BestFirstVisitor, BoundRule, DepthFirstVisitor, Entry, FaceRef, Flow, MovedVolumes, Step,
+    best_first, depth_first, for_each_face_pair, keep_by_bound,
 };
 use crate::primitive::{
     TriangleDistance, distance_triangle_triangle, triangle_distance_lower_bound,
@@ -337,18 +337,6 @@ impl<T: Real> Nearest<T> {
         (lb * (T::one() + r.rel_err) >= self.bound) | (lb + r.abs_err >= self.bound)
     }
 
-    /// Four bounds as the walk's keep verdicts: kept (with the bound as key) unless [`hopeless`](Self::hopeless).
-    /// Written out, not `map`: a closure per lane is not always inlined in the traversal loop.
-    #[inline(always)]
-    fn kept4(&self, [l0, l1, l2, l3]: [T; 4]) -> [Option<T>; 4] {
-        [
-            (!self.hopeless(l0)).then_some(l0),
-            (!self.hopeless(l1)).then_some(l1),
-            (!self.hopeless(l2)).then_some(l2),
-            (!self.hopeless(l3)).then_some(l3),
-        ]
-    }
-
     /// The distance of one triangle pair; keeps it if it is the closest so far. [`Flow::Stop`] on an
     /// intersection (nothing is closer).
     #[inline(always)]
@@ -411,6 +399,14 @@ where
     }
 }
 
+/// Kept unless [`hopeless`](Nearest::hopeless).
+impl<T: Real> BoundRule<T> for Nearest<T> {
+    #[inline(always)]
+    fn admits(&self, lb: T) -> bool {
+        !self.hopeless(lb)
+    }
+}
+
 impl<A, B> DepthFirstVisitor<A, B> for Nearest<A::Scalar>
 where
     A: Hierarchy,
@@ -423,33 +419,7 @@ where
     /// The two-lane box bound keeps about 30 values live (measured −3 % time with AVX-512's 32 registers).
     const WIDE_REGISTERS: bool = true;
 
-    #[inline]
-    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> Option<A::Scalar> {
-        let lb = a.distance_lower_bound_local(b, &self.moved);
-        (!self.hopeless(lb)).then_some(lb)
-    }
-
-    #[inline(always)]
-    fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 2] {
-        let [l0, l1] = A::Bv::distance_lower_bound_local_pair(a, b, &self.moved);
-        [
-            (!self.hopeless(l0)).then_some(l0),
-            (!self.hopeless(l1)).then_some(l1),
-        ]
-    }
-
-    #[inline(always)]
-    fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
-        self.kept4(A::Bv::distance_lower_bound_local_cross(a, b, &self.moved))
-    }
-
-    /// The volume's AVX kernel for four bounds
-    /// ([`BoundingVolume::distance_lower_bound_local_cross_avx`]).
-    #[inline(always)]
-    unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
-        // SAFETY: the processor supports AVX (this method's contract, passed on).
-        self.kept4(unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) })
-    }
+    keep_by_bound!();
 
     #[inline(always)]
     fn still_open(&self, key: &A::Scalar) -> bool {

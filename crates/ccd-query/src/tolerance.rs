@@ -3,12 +3,15 @@
 
 use ccd_bv::limits::check_nonnegative_length;
 use ccd_bv::lower_bound::MoveRounding;
-use ccd_bv::{BoundingVolume, Pose, RangeError, Real};
+use ccd_bv::{Pose, RangeError, Real};
 use ccd_bvh::Hierarchy;
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::distance::{Closest, leaf_distance, move_rounding};
-use crate::engine::{DepthFirstVisitor, Flow, MovedVolumes, depth_first, for_each_face_pair};
+use crate::engine::{
+    BoundRule, DepthFirstVisitor, Flow, MovedVolumes, depth_first, for_each_face_pair,
+    keep_by_bound,
+};
 use crate::{DescentRule, QueryStats};
 
 /// What [`within_distance`] decided.
@@ -44,7 +47,7 @@ impl<T: Copy> ToleranceResult<T> {
 ///
 /// # Method
 /// Depth first over node pairs (the engine's walk), keeping a pair while the volumes' certified distance lower
-/// bound ([`BoundingVolume::distance_lower_bound`]) is at most `tolerance`, and stopping at the first triangle
+/// bound ([`ccd_bv::BoundingVolume::distance_lower_bound`]) is at most `tolerance`, and stopping at the first triangle
 /// pair whose distance ([`distance_triangle_triangle`](crate::primitive::distance_triangle_triangle), B's vertices mapped into A's frame as
 /// [`crate::collide`] maps them) is at most `tolerance`.
 ///
@@ -119,17 +122,11 @@ struct Tolerance<T: Real> {
     witness: Option<Witness<T>>,
 }
 
-impl<T: Real> Tolerance<T> {
-    /// Four bounds as the walk's keep verdicts: kept (with the bound as key) while within the tolerance. Written
-    /// out, not `map`: a closure per lane is not always inlined in the traversal loop.
+/// Kept while the bound allows a pair within the tolerance.
+impl<T: Real> BoundRule<T> for Tolerance<T> {
     #[inline(always)]
-    fn kept4(&self, [l0, l1, l2, l3]: [T; 4]) -> [Option<T>; 4] {
-        [
-            (l0 <= self.tolerance).then_some(l0),
-            (l1 <= self.tolerance).then_some(l1),
-            (l2 <= self.tolerance).then_some(l2),
-            (l3 <= self.tolerance).then_some(l3),
-        ]
+    fn admits(&self, lb: T) -> bool {
+        lb <= self.tolerance
     }
 }
 
@@ -146,33 +143,7 @@ where
     /// The distance bound's registers, as for [`crate::distance`].
     const WIDE_REGISTERS: bool = true;
 
-    #[inline]
-    fn keep(&mut self, a: &A::Bv, b: &A::Bv) -> Option<A::Scalar> {
-        let lb = a.distance_lower_bound_local(b, &self.moved);
-        (lb <= self.tolerance).then_some(lb)
-    }
-
-    #[inline(always)]
-    fn keep_pair(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 2] {
-        let [l0, l1] = A::Bv::distance_lower_bound_local_pair(a, b, &self.moved);
-        [
-            (l0 <= self.tolerance).then_some(l0),
-            (l1 <= self.tolerance).then_some(l1),
-        ]
-    }
-
-    #[inline(always)]
-    fn keep_quad(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
-        self.kept4(A::Bv::distance_lower_bound_local_cross(a, b, &self.moved))
-    }
-
-    /// The volume's AVX kernel for four bounds
-    /// ([`BoundingVolume::distance_lower_bound_local_cross_avx`]).
-    #[inline(always)]
-    unsafe fn keep_quad_avx(&mut self, a: [&A::Bv; 2], b: [&A::Bv; 2]) -> [Option<A::Scalar>; 4] {
-        // SAFETY: the processor supports AVX (this method's contract, passed on).
-        self.kept4(unsafe { A::Bv::distance_lower_bound_local_cross_avx(a, b, &self.moved) })
-    }
+    keep_by_bound!();
 
     fn leaves(&mut self, a: &A, na: usize, b: &B, nb: usize, stats: &mut QueryStats) -> Flow {
         for_each_face_pair(a, na, b, nb, |fa, fb| {

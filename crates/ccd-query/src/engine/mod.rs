@@ -3,6 +3,7 @@
 //! query is a visitor that owns its pruning test (and, best first, its key); the engine imports no query type.
 
 mod best_first;
+mod bound_keep;
 mod depth_first;
 mod descent;
 mod leaves;
@@ -10,6 +11,9 @@ mod moved;
 mod prefetch;
 
 pub(crate) use best_first::{BestFirstVisitor, Entry, Step, best_first};
+pub(crate) use bound_keep::{
+    BoundRule, keep_by_bound, keep_four, keep_four_avx, keep_one, keep_two,
+};
 pub(crate) use depth_first::{DepthFirstVisitor, depth_first};
 pub(crate) use leaves::{FaceRef, for_each_face_pair};
 pub(crate) use moved::MovedVolumes;
