@@ -508,3 +508,45 @@ fn initial_simplex(pts: &[Vector3<f64>]) -> Option<[u32; 4]> {
         [a, c, b, d]
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The polygon is counter-clockwise and convex (exact orientation), keeps every point on or inside each
+        /// edge, and starts at the smallest point in `(x, y)` order; duplicated, negative-zero and collinear
+        /// points included.
+        #[test]
+        fn hull_2d_is_the_convex_polygon(
+            raw in prop::collection::vec(prop::array::uniform2(-4i32..4), 1..40),
+            zero_sign in any::<bool>(),
+        ) {
+            let pts: Vec<[f64; 2]> = raw
+                .iter()
+                .map(|p| p.map(|c| if c == 0 && zero_sign { -0.0 } else { f64::from(c) / 2.0 }))
+                .collect();
+            let poly = convex_hull_2d(&pts);
+            let at = |k: usize| pts[poly[k % poly.len()] as usize];
+            let first = pts
+                .iter()
+                .copied()
+                .min_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+            prop_assert_eq!(Some(at(0)), first);
+            if poly.len() >= 3 {
+                for k in 0..poly.len() {
+                    prop_assert_eq!(orient2d_sign([at(k), at(k + 1), at(k + 2)]), Ordering::Greater);
+                    for p in &pts {
+                        prop_assert_ne!(orient2d_sign([at(k), at(k + 1), *p]), Ordering::Less);
+                    }
+                }
+            } else {
+                // Collinear input: every point on the line through the (at most two) returned points.
+                for p in &pts {
+                    prop_assert_eq!(orient2d_sign([at(0), at(1), *p]), Ordering::Equal);
+                }
+            }
+        }
+    }
+}
