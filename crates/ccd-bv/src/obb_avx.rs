@@ -58,47 +58,40 @@ macro_rules! sum3 {
     };
 }
 
+/// The field `f[..]` of A's two boxes `a` in lanes `[a₀, a₀, a₁, a₁]`.
+macro_rules! of_a {
+    ($a:ident, $($f:tt)+) => {
+        _mm256_set_pd($a[1].$($f)+, $a[1].$($f)+, $a[0].$($f)+, $a[0].$($f)+)
+    };
+}
+
+/// The field `f[..]` of B's two boxes `b` in lanes `[b₀, b₁, b₀, b₁]`.
+macro_rules! of_b {
+    ($b:ident, $($f:tt)+) => {
+        _mm256_set_pd($b[1].$($f)+, $b[0].$($f)+, $b[1].$($f)+, $b[0].$($f)+)
+    };
+}
+
 /// [`Frames`] of the four pairs of the boxes `a` × `b`: A's quantities in lanes `[a₀, a₀, a₁, a₁]`, B's in
 /// `[b₀, b₁, b₀, b₁]`.
 macro_rules! frames {
     ($a:expr, $b:expr) => {{
         let (a, b): ([&Obb<f64>; 2], [&Obb<f64>; 2]) = ($a, $b);
         let zero = _mm256_setzero_pd();
-        // A's field `f` in lanes [a₀, a₀, a₁, a₁], B's in [b₀, b₁, b₀, b₁].
-        macro_rules! of_a {
-            ($f:ident[$c:expr]) => {
-                _mm256_set_pd(a[1].$f[$c], a[1].$f[$c], a[0].$f[$c], a[0].$f[$c])
-            };
-        }
-        macro_rules! of_b {
-            ($f:ident[$c:expr]) => {
-                _mm256_set_pd(b[1].$f[$c], b[0].$f[$c], b[1].$f[$c], b[0].$f[$c])
-            };
-        }
         let (mut xa, mut xb) = ([[zero; 3]; 3], [[zero; 3]; 3]);
         for i in 0..3 {
             for c in 0..3 {
-                xa[i][c] = _mm256_set_pd(
-                    a[1].rot[i][c],
-                    a[1].rot[i][c],
-                    a[0].rot[i][c],
-                    a[0].rot[i][c],
-                );
+                xa[i][c] = of_a!(a, rot[i][c]);
             }
         }
         for j in 0..3 {
             for c in 0..3 {
-                xb[j][c] = _mm256_set_pd(
-                    b[1].rot[j][c],
-                    b[0].rot[j][c],
-                    b[1].rot[j][c],
-                    b[0].rot[j][c],
-                );
+                xb[j][c] = of_b!(b, rot[j][c]);
             }
         }
         let mut d = [zero; 3];
         for c in 0..3 {
-            d[c] = _mm256_sub_pd(of_b!(center[c]), of_a!(center[c]));
+            d[c] = _mm256_sub_pd(of_b!(b, center[c]), of_a!(a, center[c]));
         }
         let (mut r, mut t) = ([[zero; 3]; 3], [zero; 3]);
         for i in 0..3 {
@@ -109,8 +102,8 @@ macro_rules! frames {
         for i in 0..3 {
             t[i] = dot!(xa[i], d);
         }
-        let ha = [of_a!(half[0]), of_a!(half[1]), of_a!(half[2])];
-        let hb = [of_b!(half[0]), of_b!(half[1]), of_b!(half[2])];
+        let ha = [of_a!(a, half[0]), of_a!(a, half[1]), of_a!(a, half[2])];
+        let hb = [of_b!(b, half[0]), of_b!(b, half[1]), of_b!(b, half[2])];
         Frames { r, t, ha, hb }
     }};
 }
