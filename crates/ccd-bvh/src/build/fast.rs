@@ -53,7 +53,7 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
     let marks = Marks::new();
     let fast = Fast { ctx, marks: &marks };
     let nodes = super::layout::build(triangles.len(), |below| {
-        fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default(), below)
+        fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default(), None, below)
     });
     let faces = tris
         .iter()
@@ -74,46 +74,78 @@ struct Fast<'a, T> {
 impl<T: Real> Fast<'_, T> {
     /// The subtree over `tris` (reordered in place), whose first face lands
     /// at `start`, its descendants written to `below`; `buf` holds the
-    /// calling task's reusable buffers.
+    /// calling task's reusable buffers and `held` the vertex marks it holds.
+    ///
+    /// Subtrees below the parallel threshold run on one thread, so the first
+    /// such call takes its thread's marks and holds them for the whole
+    /// subtree; above it, each node takes them for its own fit.
     fn subtree<B: BoundingVolume<T>>(
         &self,
         tris: &mut [Tri],
         start: usize,
         depth: u32,
         buf: &mut Buffers,
+        held: Option<&mut Slot>,
         below: Below<'_, T, B>,
     ) -> Placed<T, B> {
+        let count = tris.len();
+        let parallel = count >= self.ctx.options.parallel_threshold;
+        let mut held = match held {
+            None if !parallel => {
+                let mut slot = self.marks.lock();
+                return self.subtree(tris, start, depth, buf, Some(&mut slot), below);
+            }
+            held => held,
+        };
+        let (bv, mid) = match held.as_deref_mut() {
+            Some(slot) => self.node::<B>(tris, depth, buf, slot),
+            None => self.node::<B>(tris, depth, buf, &mut self.marks.lock()),
+        };
+        let Some(mid) = mid else {
+            return super::layout::leaf(bv, start, count);
+        };
+        let (l, r) = tris.split_at_mut(mid);
+        let (pair, below_l, below_r) = below.split(mid, count);
+        let (l, r) = if parallel {
+            rayon::join(
+                || self.subtree::<B>(l, start, depth + 1, buf, None, below_l),
+                || {
+                    let mut own = Buffers::default();
+                    self.subtree::<B>(r, start + mid, depth + 1, &mut own, None, below_r)
+                },
+            )
+        } else {
+            (
+                self.subtree::<B>(l, start, depth + 1, buf, held.as_deref_mut(), below_l),
+                self.subtree::<B>(r, start + mid, depth + 1, buf, held, below_r),
+            )
+        };
+        pair.join(bv, l, r)
+    }
+
+    /// The volume of the node over `tris` and, unless it is a leaf, the size
+    /// of its first child (`tris` reordered into the two children).
+    fn node<B: BoundingVolume<T>>(
+        &self,
+        tris: &mut [Tri],
+        depth: u32,
+        buf: &mut Buffers,
+        marks: &mut Slot,
+    ) -> (B, Option<usize>) {
         let (vertices, options) = (self.ctx.vertices, self.ctx.options);
         let count = tris.len();
         let stats = (count > 1).then(|| node_stats(tris));
         let frame = frame(count, options.fit, stats.as_ref());
         buf.faces.clear();
         buf.faces.extend(tris.iter().map(|t| t.vertices));
-        self.marks
-            .distinct(&buf.faces, vertices.len(), &mut buf.ids);
+        marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
         let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, &frame);
         let Some(stats) = stats.filter(|_| count > options.leaf_size as usize) else {
             self.ctx.progress.leaf(count);
-            return super::layout::leaf(bv, start, count);
+            return (bv, None);
         };
         let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH, &mut buf.keys);
-        let (l, r) = tris.split_at_mut(mid);
-        let (pair, below_l, below_r) = below.split(mid, count);
-        let (l, r) = if count >= options.parallel_threshold {
-            rayon::join(
-                || self.subtree::<B>(l, start, depth + 1, buf, below_l),
-                || {
-                    let mut own = Buffers::default();
-                    self.subtree::<B>(r, start + mid, depth + 1, &mut own, below_r)
-                },
-            )
-        } else {
-            (
-                self.subtree::<B>(l, start, depth + 1, buf, below_l),
-                self.subtree::<B>(r, start + mid, depth + 1, buf, below_r),
-            )
-        };
-        pair.join(bv, l, r)
+        (bv, Some(mid))
     }
 }
 
@@ -184,17 +216,31 @@ impl Marks {
         }
     }
 
-    /// Writes the distinct vertex indices of `faces` (indices below `len`)
-    /// to `ids`, in order of first appearance.
-    fn distinct(&self, faces: &[[u32; 3]], len: usize, ids: &mut Vec<u32>) {
+    /// The calling thread's marks.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slot> {
         let last = self.slots.len() - 1;
         let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
         // A poisoned slot only means another task panicked; its marks are
         // still consistent (stamps are bumped before use).
-        let mut slot = self.slots[slot]
+        self.slots[slot]
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let Slot { mark, stamp } = &mut *slot;
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Slot {
+    /// Writes the distinct vertex indices of `faces` (indices below `len`)
+    /// to `ids`, in order of first appearance.
+    fn distinct(&mut self, faces: &[[u32; 3]], len: usize, ids: &mut Vec<u32>) {
+        ids.clear();
+        if let [[a, b, c]] = *faces {
+            // One triangle (every leaf): no marks needed.
+            ids.push(a);
+            ids.extend((b != a).then_some(b));
+            ids.extend((c != a && c != b).then_some(c));
+            return;
+        }
+        let Self { mark, stamp } = self;
         if mark.len() < len {
             mark.resize(len, 0);
         }
@@ -203,17 +249,17 @@ impl Marks {
             mark.fill(0);
             *stamp = 1;
         }
+        let stamp = *stamp;
         // Branch-free: every index is written at the end of the list, which
         // grows only where the vertex is new (whether it is new is a coin flip
         // a branch would mispredict).
-        ids.clear();
         ids.resize(3 * faces.len(), 0);
         let mut len = 0;
         for &v in faces.iter().flatten() {
             let m = &mut mark[v as usize];
             ids[len] = v;
-            len += usize::from(*m != *stamp);
-            *m = *stamp;
+            len += usize::from(*m != stamp);
+            *m = stamp;
         }
         ids.truncate(len);
     }
