@@ -5,6 +5,7 @@
 //! the scaled result of the same operation on the originals while no intermediate leaves the normal range.
 
 /// `2^k` for `k` in `-1074..=1023` (every power of two that is an `f64`).
+#[inline]
 pub fn pow2(k: i32) -> f64 {
     debug_assert!((-1074..=1023).contains(&k));
     if k >= -1022 {
@@ -21,6 +22,7 @@ pub fn pow2(k: i32) -> f64 {
 /// `x·2^-1022` for `k < -1074`, exact while the intermediate is normal), then
 /// the rest: the result is rounded once unless the intermediate itself fell
 /// below the normal range.
+#[inline]
 pub fn ldexp(x: f64, k: i32) -> f64 {
     if k > 1023 {
         ldexp(x * pow2(1023), k - 1023)

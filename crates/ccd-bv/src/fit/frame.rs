@@ -99,12 +99,13 @@ pub(crate) fn axes_scaled<T: Real>(
 
 /// RAPID's leaf frame for one triangle.
 fn triangle_frame([p, q, r]: [Vector3<f64>; 3]) -> Matrix3<f64> {
-    let edges = [q - p, r - q, p - r];
-    let longest = edges
-        .iter()
-        .copied()
-        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
-        .unwrap_or_default();
+    // The longest edge, the last of equally long ones.
+    let mut longest = q - p;
+    for e in [r - q, p - r] {
+        if e.norm_squared() >= longest.norm_squared() {
+            longest = e;
+        }
+    }
     if longest == Vector3::zeros() {
         return Matrix3::identity();
     }
