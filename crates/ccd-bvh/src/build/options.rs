@@ -38,11 +38,12 @@ pub enum BuildMethod {
     /// planar hull of the vertices projected on their plane of largest
     /// spread), and the split's triangle-covariance frame elsewhere (flat
     /// nodes included). Measured (f64 OBB trees, `cargo xtask bench-build
-    /// --repeats 7`, 2-core host, five rounds alternating with the previous
-    /// version at load 1.1–1.3): 40,000-triangle lat/long sphere on one
-    /// thread 41–43 ms (`Reference`: 323 ms); 327,680-triangle icosphere on
-    /// two threads 201–207 ms. Parallel-close-proximity BV tests (40,000
-    /// triangles, ε = 1e-3, OBB, descent rule `Both`): 353,240.
+    /// --repeats 9`, 2-core host, three rounds alternating with the previous
+    /// version at load 1.1–1.9): 40,000-triangle lat/long sphere on one
+    /// thread 35.7–36.4 ms (`Reference`: 323 ms, measured earlier);
+    /// 327,680-triangle icosphere on two threads 194–197 ms.
+    /// Parallel-close-proximity BV tests (40,000 triangles, ε = 1e-3, OBB,
+    /// descent rule `Both`): 353,240.
     #[default]
     Fast,
     /// Every node's statistics recomputed from its triangles, and the frame
