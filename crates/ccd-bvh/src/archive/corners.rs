@@ -95,6 +95,11 @@ impl<T: Real> Corners<T> {
         Ok(Corners { xs, ys, zs })
     }
 
+    /// Every corner by coordinate (`x`, `y`, `z`), three per face in slot order, then the [`READ_PAST`] copies.
+    pub(crate) fn coordinates(&self) -> [&[T]; 3] {
+        [&self.xs, &self.ys, &self.zs]
+    }
+
     /// The corners of the faces in `slots`, three per face in slot order.
     pub(crate) fn of_slots(&self, slots: Range<usize>) -> Points<'_, T> {
         let r = 3 * slots.start..3 * slots.end + READ_PAST;

@@ -28,6 +28,7 @@
 use ccd_bv::{Aabb, BoundingVolume, Obb, Real, Rss, Sphere};
 
 use super::corners::Points;
+use crate::Node;
 
 const EPS: f64 = f64::EPSILON;
 
@@ -46,6 +47,13 @@ pub(crate) trait Enclose<T: Real>: BoundingVolume<T> {
 
     /// The volume as the outer side of tests.
     fn widen(&self) -> Self::Wide;
+
+    /// `nodes` as nodes of OBBs where the volume type is [`Obb`] (for the proof's copy that checks eight OBB
+    /// nodes per instruction), `None` for the other types.
+    fn as_obb_nodes(nodes: &[Node<T, Self>]) -> Option<&[Node<T, Obb<T>>]> {
+        let _ = nodes;
+        None
+    }
 
     /// Whether `p` (a vertex of the file, widened exactly) certainly lies in the volume `outer` (module docs).
     fn holds_point(outer: &Self::Wide, p: [f64; 3]) -> bool;
@@ -212,6 +220,10 @@ impl<T: Real> Enclose<T> for Obb<T> {
 
     fn defect(&self) -> f64 {
         defect(&self.rot)
+    }
+
+    fn as_obb_nodes(nodes: &[Node<T, Self>]) -> Option<&[Node<T, Obb<T>>]> {
+        Some(nodes)
     }
 
     fn widen(&self) -> WideObb {

@@ -68,6 +68,8 @@ mod enclose;
 mod header;
 mod image;
 #[cfg(target_arch = "x86_64")]
+mod obb_lanes;
+#[cfg(target_arch = "x86_64")]
 mod obb_run_simd;
 mod soundness;
 mod verify;
