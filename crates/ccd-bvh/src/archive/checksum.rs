@@ -10,7 +10,11 @@
 use std::io::{self, Write};
 
 use rayon::prelude::*;
-use xxhash_rust::xxh3::xxh3_64;
+
+/// XXH3-64 (seed 0) of `bytes`, with the widest vector instructions of this CPU (chosen at run time).
+fn xxh3_64(bytes: &[u8]) -> u64 {
+    twox_hash::XxHash3_64::oneshot(bytes)
+}
 
 /// Bytes per independently hashed chunk.
 pub(crate) const CHUNK: usize = 1 << 20;
