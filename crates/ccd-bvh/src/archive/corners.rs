@@ -148,29 +148,31 @@ impl<T: Real> Distinct<T> {
             self.marks.fill(0);
             self.stamp = 1;
         }
+        // Every corner is written at `len`, which moves on past the first appearances only (no branch on the
+        // marks); the buffers keep the largest size needed so far.
+        let room = 3 * slots.len() + READ_PAST;
         let (xs, ys, zs) = (&mut self.xs, &mut self.ys, &mut self.zs);
-        xs.clear();
-        ys.clear();
-        zs.clear();
-        for v in faces[slots].iter().flat_map(|f| f.vertices) {
-            let mark = &mut self.marks[v as usize];
-            if *mark != self.stamp {
-                *mark = self.stamp;
-                let [x, y, z] = vertices[v as usize];
-                xs.push(x);
-                ys.push(y);
-                zs.push(z);
+        if xs.len() < room {
+            for v in [&mut *xs, &mut *ys, &mut *zs] {
+                v.resize(room, T::zero());
             }
         }
-        let len = xs.len();
+        let mut len = 0;
+        for v in faces[slots].iter().flat_map(|f| f.vertices) {
+            let mark = &mut self.marks[v as usize];
+            let first = *mark != self.stamp;
+            *mark = self.stamp;
+            [xs[len], ys[len], zs[len]] = vertices[v as usize];
+            len += usize::from(first);
+        }
         for v in [&mut *xs, &mut *ys, &mut *zs] {
-            let last = v.last().copied().unwrap_or_else(T::zero);
-            v.extend(std::iter::repeat_n(last, READ_PAST));
+            let last = len.checked_sub(1).map_or_else(T::zero, |i| v[i]);
+            v[len..len + READ_PAST].fill(last);
         }
         Ok(Points {
-            xs: &self.xs,
-            ys: &self.ys,
-            zs: &self.zs,
+            xs: &self.xs[..len + READ_PAST],
+            ys: &self.ys[..len + READ_PAST],
+            zs: &self.zs[..len + READ_PAST],
             len,
         })
     }
