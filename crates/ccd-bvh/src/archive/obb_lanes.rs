@@ -24,9 +24,8 @@ use std::ops::Range;
 use ccd_bv::{Obb, Real};
 
 use super::corners::Corners;
-use super::enclose::{Enclose, WideObb, max_defect};
-use super::obb_run_simd::holds_points_avx512;
-use super::soundness::{SHORT_RUN, SMALL};
+use super::enclose::{Simd, WideObb, max_defect};
+use super::soundness::{SMALL, holds_run};
 use super::walk::Spans;
 use crate::Node;
 
@@ -178,12 +177,8 @@ pub(super) unsafe fn group_holds<T: Real>(
             tau: v(15),
         };
         let run = corners.of_slots(spans.get(group.start + l));
-        if run.len() <= SHORT_RUN {
-            <Obb<T> as Enclose<T>>::holds_points(&outer, run)
-        } else {
-            // SAFETY: the CPU has AVX-512 F (contract).
-            unsafe { holds_points_avx512(&outer, run) }
-        }
+        // SAFETY: the CPU has AVX-512 F (contract).
+        unsafe { holds_run::<T, Obb<T>>(&outer, run, Simd::Avx512) }
     })
 }
 

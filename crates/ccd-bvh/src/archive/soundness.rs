@@ -40,7 +40,7 @@ use std::ops::Range;
 use ccd_bv::Real;
 use rayon::prelude::*;
 
-use super::corners::{Corners, Distinct};
+use super::corners::{Corners, Distinct, Points};
 use super::enclose::{Enclose, Simd, max_defect, wide};
 #[cfg(target_arch = "x86_64")]
 use super::obb_lanes::{GROUP, group_holds};
@@ -55,7 +55,26 @@ const _: () = assert!(SMALL >= crate::MAX_LEAF_SIZE as usize);
 /// The most corners a small node tests with [`Enclose::holds_points`] rather than its vector copy (the same
 /// verdict): those of one or two faces, for which the vector loop runs once or twice and its set-up costs more
 /// than it saves (validated open of a 327,680-triangle OBB file 4 % faster with 6 than with none, slower with 12).
-pub(super) const SHORT_RUN: usize = 6;
+const SHORT_RUN: usize = 6;
+
+/// Whether the corners `run` of a small node lie in its volume `outer`: [`Enclose::holds_points`] for runs of
+/// at most [`SHORT_RUN`] corners, its copy for `simd` for longer ones (the same verdict).
+///
+/// # Safety
+/// The CPU must have the instructions of `simd`.
+#[inline(always)]
+pub(super) unsafe fn holds_run<T: Real, B: Enclose<T>>(
+    outer: &B::Wide,
+    run: Points<'_, T>,
+    simd: Simd,
+) -> bool {
+    if run.len() <= SHORT_RUN {
+        B::holds_points(outer, run)
+    } else {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { B::holds_points_simd(outer, run, simd) }
+    }
+}
 
 /// Consecutive nodes one parallel task checks.
 const CHUNK: usize = 256;
@@ -208,13 +227,8 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     fn test_corners(&self, p: usize, simd: Simd) -> Result<(), FileError> {
         let outer = self.nodes[p].bv.widen();
         let run = self.corners.of_slots(self.spans.get(p));
-        let held = if run.len() <= SHORT_RUN {
-            B::holds_points(&outer, run)
-        } else {
-            // SAFETY: `simd` is an instruction set of this CPU (the contract of `check`, the only caller).
-            unsafe { B::holds_points_simd(&outer, run, simd) }
-        };
-        if held {
+        // SAFETY: `simd` is an instruction set of this CPU (the contract of `check`, the only caller).
+        if unsafe { holds_run::<T, B>(&outer, run, simd) } {
             Ok(())
         } else {
             Err(self.refusal(p, &outer, p))
