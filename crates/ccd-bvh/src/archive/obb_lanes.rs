@@ -118,8 +118,7 @@ pub(super) unsafe fn group_holds<T: Real>(
         _mm512_set1_pd(2.0156 * f64::EPSILON),
         _mm512_sqrt_pd(dot(&h, &h)),
     );
-    // The three corners of every one-face node.
-    let single = single & small;
+    // The three corners of every one-face node (one-face nodes are small).
     if single != 0 {
         // SAFETY: `corner_at` holds eight `i64`s.
         let at = unsafe { _mm512_loadu_epi64(corner_at.as_ptr()) };
