@@ -221,7 +221,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fit::hull::convex_hull_2d;
+    use crate::fit::hull::convex_hull_2d_into;
     use proptest::prelude::*;
 
     proptest! {
@@ -250,7 +250,8 @@ mod tests {
             stretch in 0.05f64..20.0,
         ) {
             let pts: Vec<[f64; 2]> = pts.iter().map(|p| [p[0] * stretch, p[1]]).collect();
-            let poly = convex_hull_2d(&pts);
+            let mut poly = Vec::new();
+            convex_hull_2d_into(&pts, &mut Vec::new(), &mut poly);
             let lift = |k: usize| Vector3::new(pts[poly[k] as usize][0], pts[poly[k] as usize][1], 0.0);
             let fan = (1..poly.len().saturating_sub(1)).map(|k| [lift(0), lift(k), lift(k + 1)]);
             match (polygon_major_axis(&pts, &poly), surface_moments(fan)) {

@@ -59,6 +59,7 @@ fn orient3d_big(pts: [&Vector3<f64>; 4]) -> Ordering {
 
 /// The sign of `robust::orient2d(a, b, c)` = `(a − c) × (b − c)`, exact:
 /// `Greater` when `a, b, c` turn counter-clockwise.
+#[inline]
 pub(crate) fn orient2d_sign(pts: [[f64; 2]; 3]) -> Ordering {
     // Shewchuk's first filter, inlined: the rounded determinant has the exact
     // sign when it exceeds (3 + 16ε)ε times the sum of the products' magnitudes
@@ -70,6 +71,13 @@ pub(crate) fn orient2d_sign(pts: [[f64; 2]; 3]) -> Ordering {
     if sum >= TINY_PERMANENT && det.abs() > CCW_BOUND * sum && sum.is_finite() {
         return det.total_cmp(&0.0);
     }
+    orient2d_exact(pts)
+}
+
+/// [`orient2d_sign`] where its filter cannot decide: adaptive where that is exact, else big integers.
+#[cold]
+#[inline(never)]
+fn orient2d_exact(pts: [[f64; 2]; 3]) -> Ordering {
     if pts.iter().flatten().all(|&x| safe(x)) {
         let [a, b, c] = pts.map(|p| Coord { x: p[0], y: p[1] });
         return sign(orient2d(a, b, c));

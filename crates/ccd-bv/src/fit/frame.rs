@@ -6,7 +6,7 @@ use super::covariance::{
     eigen_sorted, orthonormal_frame, point_moments, polygon_major_axis, surface_moments, to_f64,
     triangle_moments,
 };
-use super::hull::{convex_hull, convex_hull_2d};
+use super::hull::{convex_hull, convex_hull_2d_into};
 use super::scale::{max_abs, scaled, stats_exponent};
 use super::{distinct_vertices, principal_axes};
 use crate::{FitFrame, FitMethod, Real};
@@ -73,7 +73,43 @@ pub(crate) fn axes_scaled<T: Real>(
     if let [f] = faces {
         return triangle_frame(f.map(at));
     }
-    let pts: Vec<Vector3<f64>> = ids.iter().map(|&i| at(i)).collect();
+    let mut scratch = SCRATCH.with(|s| s.take());
+    let axes = spread_axes(faces, ids, &at, frame, method, &mut scratch);
+    // A small fit's buffers are kept for the next; a large one's memory is given back.
+    if scratch.pts.capacity() <= KEEP_POINTS {
+        SCRATCH.with(|s| s.replace(scratch));
+    }
+    axes
+}
+
+/// The most points whose buffers a thread keeps between fits.
+const KEEP_POINTS: usize = 256;
+
+/// Buffers of [`axes_scaled`], kept per thread between the many small fits of a tree build.
+#[derive(Default)]
+struct Scratch {
+    pts: Vec<Vector3<f64>>,
+    flat: Vec<[f64; 2]>,
+    keys: Vec<(i64, i64, u32)>,
+    hull: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// [`axes_scaled`] for more than one face, by the spread of the vertices `ids` (vertex `i` is `at(i)`).
+fn spread_axes(
+    faces: &[[u32; 3]],
+    ids: &[u32],
+    at: &impl Fn(u32) -> Vector3<f64>,
+    frame: &FitFrame,
+    method: FitMethod,
+    scratch: &mut Scratch,
+) -> Matrix3<f64> {
+    scratch.pts.clear();
+    scratch.pts.extend(ids.iter().map(|&i| at(i)));
+    let pts = &scratch.pts;
     let (_, cov) = point_moments(pts.iter().copied(), pts.len());
     let (axes, l) = eigen_sorted(&cov);
     if l[0] <= 0.0 || pts.iter().all(|p| *p == pts[0]) {
@@ -83,16 +119,16 @@ pub(crate) fn axes_scaled<T: Real>(
         return line_frame(&axes.column(0).into());
     }
     if l[2] <= DEGENERATE * l[0] || *frame == FitFrame::ProjectedHull {
-        return planar_frame(faces, &at, &pts, &axes, method);
+        return planar_frame(faces, at, &axes, method, scratch);
     }
     match method {
         FitMethod::TriangleSurface => principal_axes(&triangle_moments(faces, at).1),
-        FitMethod::HullSurface => match convex_hull(&pts) {
+        FitMethod::HullSurface => match convex_hull(pts) {
             Some(hull) => {
                 let tris = hull.iter().map(|f| f.map(|i| pts[i as usize]));
                 surface_moments(tris).map_or(axes, |(_, c, _)| principal_axes(&c))
             }
-            None => planar_frame(faces, &at, &pts, &axes, method),
+            None => planar_frame(faces, at, &axes, method, scratch),
         },
     }
 }
@@ -129,17 +165,17 @@ fn line_frame(dir: &Vector3<f64>) -> Matrix3<f64> {
     orthonormal_frame(dir, &Vector3::zeros())
 }
 
-/// Frame for coplanar vertices `pts` (vertex `i` of `faces` is `at(i)`)
-/// whose vertex-covariance axes are `axes` (axis 2 is the normal); also the
-/// projected-hull frame ([`FitFrame::ProjectedHull`]) of vertices that are
-/// not quite coplanar, whose projections on the plane of axes 0 and 1 it
-/// uses.
+/// Frame for coplanar vertices `scratch.pts` (vertex `i` of `faces` is
+/// `at(i)`) whose vertex-covariance axes are `axes` (axis 2 is the normal);
+/// also the projected-hull frame ([`FitFrame::ProjectedHull`]) of vertices
+/// that are not quite coplanar, whose projections on the plane of axes 0 and
+/// 1 it uses.
 fn planar_frame(
     faces: &[[u32; 3]],
     at: &impl Fn(u32) -> Vector3<f64>,
-    pts: &[Vector3<f64>],
     axes: &Matrix3<f64>,
     method: FitMethod,
+    scratch: &mut Scratch,
 ) -> Matrix3<f64> {
     let normal: Vector3<f64> = axes.column(2).into();
     let major = match method {
@@ -148,9 +184,16 @@ fn planar_frame(
         FitMethod::HullSurface => {
             // In-plane coordinates, planar hull, its major axis of area.
             let (u, v) = (axes.column(0).into_owned(), axes.column(1).into_owned());
-            let flat: Vec<[f64; 2]> = pts.iter().map(|p| [u.dot(p), v.dot(p)]).collect();
-            let poly = convex_hull_2d(&flat);
-            polygon_major_axis(&flat, &poly).map(|[x, y]| u * x + v * y)
+            let Scratch {
+                pts,
+                flat,
+                keys,
+                hull,
+            } = scratch;
+            flat.clear();
+            flat.extend(pts.iter().map(|p| [u.dot(p), v.dot(p)]));
+            convex_hull_2d_into(flat, keys, hull);
+            polygon_major_axis(flat, hull).map(|[x, y]| u * x + v * y)
         }
     };
     match major {

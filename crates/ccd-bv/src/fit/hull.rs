@@ -180,36 +180,57 @@ fn quickhull(h: &mut Hull<'_>) -> Option<Vec<[u32; 3]>> {
 /// The convex polygon of 2-D points: indices counter-clockwise, without
 /// collinear boundary points (Andrew's monotone chain with exact
 /// `orient2d`). Fewer than 3 indices when the points are collinear.
-pub(crate) fn convex_hull_2d(points: &[[f64; 2]]) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..points.len() as u32).collect();
-    order.sort_unstable_by(|&i, &j| {
-        let (p, q) = (points[i as usize], points[j as usize]);
-        p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1]))
-    });
-    order.dedup_by(|i, j| points[*i as usize] == points[*j as usize]);
-    if order.len() < 3 {
-        return order;
+/// Written to `hull`, with `keys` as scratch (both reused by a caller that
+/// computes many small hulls).
+///
+/// The points are sorted by `(x, y)` in the order of `f64::total_cmp`, on
+/// keys that compare as integers in that order; points with equal keys are
+/// equal, so which of them survives the deduplication does not change any
+/// coordinate of the result.
+pub(crate) fn convex_hull_2d_into(
+    points: &[[f64; 2]],
+    keys: &mut Vec<(i64, i64, u32)>,
+    hull: &mut Vec<u32>,
+) {
+    keys.clear();
+    keys.extend(
+        points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (total_key(p[0]), total_key(p[1]), i as u32)),
+    );
+    keys.sort_unstable_by_key(|&(x, y, _)| (x, y));
+    keys.dedup_by_key(|&mut (x, y, _)| (x, y));
+    hull.clear();
+    if keys.len() < 3 {
+        hull.extend(keys.iter().map(|k| k.2));
+        return;
     }
     let turns_left = |h: &[u32], p: u32| {
         let c = [h[h.len() - 2], h[h.len() - 1], p].map(|i| points[i as usize]);
         orient2d_sign(c) == Ordering::Greater
     };
-    let mut hull: Vec<u32> = Vec::with_capacity(2 * order.len());
-    for &p in &order {
-        while hull.len() >= 2 && !turns_left(&hull, p) {
+    for &(_, _, p) in keys.iter() {
+        while hull.len() >= 2 && !turns_left(hull, p) {
             hull.pop();
         }
         hull.push(p);
     }
     let lower = hull.len() + 1;
-    for &p in order.iter().rev().skip(1) {
-        while hull.len() >= lower && !turns_left(&hull, p) {
+    for &(_, _, p) in keys.iter().rev().skip(1) {
+        while hull.len() >= lower && !turns_left(hull, p) {
             hull.pop();
         }
         hull.push(p);
     }
     hull.pop();
-    hull
+}
+
+/// An integer that orders as `x` does under `f64::total_cmp` (its
+/// definition: the sign-magnitude bits turned into two's complement).
+fn total_key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 /// One hull triangle during construction.
@@ -527,7 +548,8 @@ mod tests {
                 .iter()
                 .map(|p| p.map(|c| if c == 0 && zero_sign { -0.0 } else { f64::from(c) / 2.0 }))
                 .collect();
-            let poly = convex_hull_2d(&pts);
+            let mut poly = Vec::new();
+            convex_hull_2d_into(&pts, &mut Vec::new(), &mut poly);
             let at = |k: usize| pts[poly[k % poly.len()] as usize];
             let first = pts
                 .iter()
