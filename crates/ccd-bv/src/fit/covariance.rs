@@ -98,12 +98,14 @@ pub(crate) fn orthonormal_frame(u: &Vector3<f64>, v: &Vector3<f64>) -> Matrix3<f
     if !(n > 0.0 && n.is_finite()) {
         return Matrix3::identity();
     }
-    let x = u / n;
+    // Scaled by the reciprocal (one division instead of three; a rounding more, which the second
+    // Gram–Schmidt pass and the fits' exact extents absorb).
+    let x = u * (1.0 / n);
     let w = v - x * x.dot(v);
     let w = w - x * x.dot(&w);
     let wn = w.norm();
     let y = if wn > 1e-9 * v.norm() && wn.is_finite() {
-        w / wn
+        w * (1.0 / wn)
     } else {
         any_orthogonal(&x)
     };
