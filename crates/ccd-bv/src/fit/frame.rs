@@ -47,23 +47,6 @@ pub fn obb_axes<T: Real>(
     axes_scaled(vertices, faces, &ids, k, &FitFrame::Method(method))
 }
 
-/// The axes (columns, as [`obb_axes`]) that
-/// [`BoundingVolume::fit_shared`](crate::BoundingVolume::fit_shared) gives an
-/// [`Obb`](crate::Obb) around `faces`, whose distinct vertices are `ids`,
-/// oriented by `frame`; fitting with [`FitFrame::Axes`] of them gives the
-/// same box.
-///
-/// # Panics
-/// If `faces` or `ids` is empty or an index is out of range.
-pub fn frame_axes<T: Real>(
-    vertices: &[[T; 3]],
-    faces: &[[u32; 3]],
-    ids: &[u32],
-    frame: &FitFrame,
-) -> Matrix3<f64> {
-    axes_scaled(vertices, faces, ids, vertex_exponent(vertices, ids), frame)
-}
-
 /// The exponent [`stats_exponent`] picks for the vertices `ids`.
 pub(crate) fn vertex_exponent<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> i32 {
     stats_exponent(max_abs(ids.iter().map(|&i| to_f64(&vertices[i as usize]))))

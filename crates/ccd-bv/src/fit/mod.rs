@@ -46,7 +46,7 @@ mod rss;
 mod scale;
 
 pub use covariance::{point_covariance, principal_axes, triangle_covariance};
-pub use frame::{frame_axes, obb_axes};
+pub use frame::obb_axes;
 pub use hull::convex_hull;
 pub use scale::{scaled_vertex, statistics_exponent};
 

@@ -6,15 +6,9 @@
 //! - Split: the plane through the area-weighted mean centroid orthogonal to
 //!   the major axis of the node's triangle covariance (the median where one
 //!   side would be empty, and below depth 64), as the reference build, with
-//!   the covariance summed from the per-triangle moments; except that a node
-//!   oriented by its projected hull (below) splits along its box's major
-//!   axis, the major axis of the area of its hull polygon, and computes no
-//!   triangle covariance at all. For the two `cargo xtask bench-build`
-//!   meshes the trees are the same either way (same fingerprints), and the
-//!   40k lat/long build is 8 % faster.
+//!   the covariance summed from the per-triangle moments.
 //! - Frames: the hull-surface covariance (§3.3.4) for nodes of
-//!   [`HULL_TRIANGLES`] triangles of oriented volumes (OBBs and RSSs;
-//!   spheres and AABBs have no frame), where it makes the trees tighter than the
+//!   [`HULL_TRIANGLES`] triangles, where it makes the trees tighter than the
 //!   triangle covariance, in its thin-hull limit
 //!   ([`FitFrame::ProjectedHull`]: the planar hull of the vertices projected
 //!   on their plane of largest spread, in place of a 3-D hull with exact
@@ -31,12 +25,11 @@
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
 
-use ccd_bv::{BoundingVolume, BvKind, FitFrame, FitMethod, Real};
-use nalgebra::Vector3;
+use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Real};
 use rayon::prelude::*;
 
 use super::layout::{Below, Placed};
-use super::moments::{NodeStats, Tri, node_mean, node_stats};
+use super::moments::{NodeStats, Tri, node_stats};
 use super::partition::partition_in_place;
 use super::{Context, MEAN_SPLIT_DEPTH};
 use crate::Face;
@@ -141,50 +134,19 @@ impl<T: Real> Fast<'_, T> {
     ) -> (B, Option<usize>) {
         let (vertices, options) = (self.ctx.vertices, self.ctx.options);
         let count = tris.len();
-        let leaf = count <= options.leaf_size as usize;
+        let stats = (count > 1).then(|| node_stats(tris));
+        let frame = frame(count, options.fit, stats.as_ref());
         buf.faces.clear();
         buf.faces.extend(tris.iter().map(|t| t.vertices));
         marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
-        // The volume, and unless the node is a leaf the axis and point its splitting plane is orthogonal to and
-        // passes through (module docs).
-        let (bv, plane) = if hull_framed::<T, B>(count, options.fit) {
-            let frame = FitFrame::ProjectedHull;
-            let axes = ccd_bv::fit::frame_axes(vertices, &buf.faces, &buf.ids, &frame);
-            let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, &FitFrame::Axes(axes));
-            (
-                bv,
-                (!leaf).then(|| (axes.column(0).into_owned(), node_mean(tris).2)),
-            )
-        } else {
-            let stats = (count > 1).then(|| node_stats(tris));
-            let frame = frame(count, options.fit, stats.as_ref());
-            let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, &frame);
-            let plane = stats
-                .filter(|_| !leaf)
-                .map(|s| (s.axes.column(0).into_owned(), s.mean));
-            (bv, plane)
-        };
-        let Some((axis, centre)) = plane else {
+        let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, &frame);
+        let Some(stats) = stats.filter(|_| count > options.leaf_size as usize) else {
             self.ctx.progress.leaf(count);
             return (bv, None);
         };
-        let mid = split(
-            tris,
-            &axis,
-            &centre,
-            depth < MEAN_SPLIT_DEPTH,
-            &mut buf.keys,
-        );
+        let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH, &mut buf.keys);
         (bv, Some(mid))
     }
-}
-
-/// Whether a node of `count` triangles is oriented by its projected hull and split along its box's major axis
-/// (module docs): oriented volumes fitted to the hull surface, [`HULL_TRIANGLES`] triangles.
-fn hull_framed<T: Real, B: BoundingVolume<T>>(count: usize, fit: FitMethod) -> bool {
-    fit == FitMethod::HullSurface
-        && HULL_TRIANGLES.contains(&count)
-        && matches!(B::KIND, BvKind::Obb | BvKind::Rss)
 }
 
 /// A task's reusable buffers: a node's faces, its distinct vertices and the
@@ -196,10 +158,12 @@ struct Buffers {
     keys: Vec<f64>,
 }
 
-/// How the volume of a node of `count` triangles that is not [`hull_framed`] is oriented (module docs).
+/// How the volume of a node of `count` triangles is oriented (module docs).
 fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
+    let hull = fit == FitMethod::HullSurface && HULL_TRIANGLES.contains(&count);
     match stats {
-        Some(s) if s.spans_plane => FitFrame::Axes(s.axes),
+        Some(s) if s.spans_plane && !hull => FitFrame::Axes(s.axes),
+        _ if hull => FitFrame::ProjectedHull,
         _ if count == 1 => FitFrame::Method(fit),
         _ => FitFrame::Method(FitMethod::TriangleSurface),
     }
@@ -211,16 +175,11 @@ fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
 /// the triangles' projections, computed first in one streaming pass, and
 /// swaps the 96-byte records in lockstep (the same swaps as partitioning the
 /// records by their projection, with the loads off the branch's path).
-fn split(
-    tris: &mut [Tri],
-    axis: &Vector3<f64>,
-    centre: &Vector3<f64>,
-    mean: bool,
-    keys: &mut Vec<f64>,
-) -> usize {
+fn split(tris: &mut [Tri], stats: &NodeStats, mean: bool, keys: &mut Vec<f64>) -> usize {
+    let axis = stats.axes.column(0).into_owned();
     let key = |t: &Tri| axis.dot(&t.centroid);
     if mean {
-        let cut = axis.dot(centre);
+        let cut = axis.dot(&stats.mean);
         keys.clear();
         keys.extend(tris.iter().map(key));
         let lo = partition_in_place(keys, |&k| k < cut, |i, j| tris.swap(i, j));

@@ -85,11 +85,17 @@ const FLAT: f64 = 1e-12;
 /// so nothing is subtracted that could cancel); for a total area of 0, the
 /// covariance of their centroids.
 pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
-    let (weighted, total, mean) = node_mean(tris);
-    let c = if weighted {
-        sums(tris, &mean, |t| t.area, |t| t.moment)
+    let (area, weighted_sum) = tris.iter().fold((0.0, Vector3::zeros()), |(a, s), t| {
+        (a + t.area, s + t.centroid * t.area)
+    });
+    let weighted = area > 0.0 && area.is_finite();
+    let (total, mean, c) = if weighted {
+        let mean = weighted_sum / area;
+        (area, mean, sums(tris, &mean, |t| t.area, |t| t.moment))
     } else {
-        sums(tris, &mean, |_| 1.0, |_| [0.0; 6])
+        let n = tris.len() as f64;
+        let mean = tris.iter().fold(Vector3::zeros(), |s, t| s + t.centroid) / n;
+        (n, mean, sums(tris, &mean, |_| 1.0, |_| [0.0; 6]))
     };
     let cov = Matrix3::new(c[0], c[3], c[4], c[3], c[1], c[5], c[4], c[5], c[2]) / total;
     let axes = principal_axes(&cov);
@@ -102,21 +108,6 @@ pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
         axes,
         mean,
         spans_plane,
-    }
-}
-
-/// The area-weighted mean centroid of `tris` (non-empty) with their total area, and `true`; for a total area
-/// of 0 (or not finite), the mean of their centroids with their count, and `false`.
-pub(crate) fn node_mean(tris: &[Tri]) -> (bool, f64, Vector3<f64>) {
-    let (area, weighted_sum) = tris.iter().fold((0.0, Vector3::zeros()), |(a, s), t| {
-        (a + t.area, s + t.centroid * t.area)
-    });
-    if area > 0.0 && area.is_finite() {
-        (true, area, weighted_sum / area)
-    } else {
-        let n = tris.len() as f64;
-        let mean = tris.iter().fold(Vector3::zeros(), |s, t| s + t.centroid) / n;
-        (false, n, mean)
     }
 }
 
