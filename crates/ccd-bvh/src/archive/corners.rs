@@ -4,10 +4,8 @@
 
 use std::ops::Range;
 
-use ccd_bv::Real;
-use rayon::prelude::*;
-
 use crate::{Face, FileError};
+use ccd_bv::Real;
 
 /// How many values past a run of corners a vector copy of the run test may read: it reads whole chunks of
 /// up to eight `f64` lanes (an AVX-512 register).
@@ -36,73 +34,60 @@ impl<T: Real> Points<'_, T> {
     }
 }
 
-/// `n` zeros, or a typed error where they cannot be allocated. The memory comes zeroed from the allocator
-/// (fresh pages of the operating system for large buffers), so there is no zero-filling pass: the pages are
-/// faulted in by the parallel writes that follow.
-fn zeroed<T: Real>(n: usize) -> Result<Vec<T>, FileError> {
-    bytemuck::allocation::try_zeroed_vec(n).map_err(|()| {
-        FileError::Invalid(format!(
-            "not enough memory to verify the file ({n} triangle corners)"
-        ))
-    })
-}
-
-/// Faces per parallel task of the corner gather.
-const FACES_PER_TASK: usize = 4096;
-
-/// The corners of every face, in slot order, followed by [`READ_PAST`] copies of the last one (so that any
-/// run of corners can be read in whole vector chunks).
+/// The corners of the faces of one run of face slots (a frontier node's: the proof's unit of work), three per
+/// face in slot order, followed by [`READ_PAST`] copies of the last one (so that any run of corners within it
+/// can be read in whole vector chunks). The buffers are reused from one run to the next, so they stay in the
+/// cache of the thread that tests them and no memory is allocated per run once they have grown: at most
+/// `3·SMALL + READ_PAST` values per coordinate (module docs of `soundness`).
+#[derive(Default)]
 pub(crate) struct Corners<T> {
+    /// The first face slot of the run.
+    base: usize,
     xs: Vec<T>,
     ys: Vec<T>,
     zs: Vec<T>,
 }
 
 impl<T: Real> Corners<T> {
-    /// Gathers the corners of `faces` (vertex indices in bounds), in parallel.
-    ///
-    /// # Errors
-    /// [`FileError::Invalid`] if the memory for them (`9·size_of::<T>()` bytes per face) cannot be
-    /// allocated: a typed refusal, not an abort.
-    pub(crate) fn of(faces: &[Face], vertices: &[[T; 3]]) -> Result<Self, FileError> {
-        let n = 3 * faces.len();
-        let (mut xs, mut ys, mut zs) = (
-            zeroed(n + READ_PAST)?,
-            zeroed(n + READ_PAST)?,
-            zeroed(n + READ_PAST)?,
-        );
-        let chunk = 3 * FACES_PER_TASK;
-        xs[..n]
-            .par_chunks_mut(chunk)
-            .zip(ys[..n].par_chunks_mut(chunk))
-            .zip(zs[..n].par_chunks_mut(chunk))
-            .zip(faces.par_chunks(FACES_PER_TASK))
-            .for_each(|(((xs, ys), zs), faces)| {
-                let corners = faces.iter().flat_map(|f| f.vertices);
-                for (((x, y), z), v) in xs
-                    .iter_mut()
-                    .zip(ys.iter_mut())
-                    .zip(zs.iter_mut())
-                    .zip(corners)
-                {
-                    [*x, *y, *z] = vertices[v as usize];
-                }
-            });
-        for v in [&mut xs, &mut ys, &mut zs] {
+    /// Gathers the corners of the faces in `slots` (vertex indices in bounds of `vertices`).
+    pub(crate) fn gather(&mut self, faces: &[Face], vertices: &[[T; 3]], slots: Range<usize>) {
+        let n = 3 * slots.len();
+        self.base = slots.start;
+        let (xs, ys, zs) = (&mut self.xs, &mut self.ys, &mut self.zs);
+        for v in [&mut *xs, &mut *ys, &mut *zs] {
+            v.resize(n + READ_PAST, T::zero());
+        }
+        let corners = faces[slots].iter().flat_map(|f| f.vertices);
+        for (((x, y), z), v) in xs
+            .iter_mut()
+            .zip(ys.iter_mut())
+            .zip(zs.iter_mut())
+            .zip(corners)
+        {
+            [*x, *y, *z] = vertices[v as usize];
+        }
+        for v in [xs, ys, zs] {
             let last = n.checked_sub(1).map_or_else(T::zero, |i| v[i]);
             v[n..].fill(last);
         }
-        Ok(Corners { xs, ys, zs })
     }
 
-    /// Every corner by coordinate (`x`, `y`, `z`), three per face in slot order, then the [`READ_PAST`] copies.
+    /// Every corner of the run by coordinate (`x`, `y`, `z`), three per face in slot order, then the
+    /// [`READ_PAST`] copies.
     pub(crate) fn coordinates(&self) -> [&[T]; 3] {
         [&self.xs, &self.ys, &self.zs]
     }
 
-    /// The corners of the faces in `slots`, three per face in slot order.
+    /// The index in [`Corners::coordinates`] of the first corner of face slot `slot` (a slot of the run).
+    #[inline(always)]
+    pub(crate) fn first_corner(&self, slot: usize) -> usize {
+        3 * (slot - self.base)
+    }
+
+    /// The corners of the faces in `slots` (slots of the run), three per face in slot order.
     pub(crate) fn of_slots(&self, slots: Range<usize>) -> Points<'_, T> {
-        let r = 3 * slots.start..3 * slots.end + READ_PAST;
+        let first = self.first_corner(slots.start);
+        let r = first..first + 3 * slots.len() + READ_PAST;
         Points {
             xs: &self.xs[r.clone()],
             ys: &self.ys[r.clone()],
@@ -181,19 +166,6 @@ impl<T: Real> Distinct<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A buffer that cannot be allocated is a typed refusal naming its size, not an abort.
-    #[test]
-    fn unallocatable_corners_are_a_typed_error() {
-        let n = usize::MAX / 16;
-        // The buffer passes through `black_box`, or the compiler could drop the unused allocation and with it
-        // the failure.
-        match zeroed::<f64>(n).map(std::hint::black_box) {
-            Err(FileError::Invalid(m)) => assert!(m.contains(&n.to_string()), "{m}"),
-            other => panic!("{:?}", other.map(|v| v.capacity())),
-        }
-        assert_eq!(zeroed::<f32>(5).unwrap(), [0.0; 5]);
-    }
 
     /// The distinct vertices of a run of faces are each vertex of the run once, in first-appearance order,
     /// padded with the last; marks left by one run do not hide vertices from the next.

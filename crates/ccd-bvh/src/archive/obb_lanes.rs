@@ -18,14 +18,12 @@
 //! a group that fails is checked again one node at a time, which names the first refusal
 //! ([`Proof`](super::soundness)).
 
-use std::arch::x86_64::*;
-use std::ops::Range;
-
 use ccd_bv::{Obb, Real};
+use std::arch::x86_64::*;
 
 use super::corners::Corners;
 use super::enclose::{Simd, WideObb, max_defect};
-use super::soundness::{SMALL, holds_run};
+use super::soundness::holds_run;
 use super::walk::Spans;
 use crate::Node;
 
@@ -38,9 +36,9 @@ const NODE_SCALARS: usize = 16;
 const _: () = assert!(size_of::<Node<f64, Obb<f64>>>() == NODE_SCALARS * 8);
 const _: () = assert!(size_of::<Node<f32, Obb<f32>>>() == NODE_SCALARS * 4);
 
-/// Whether every small node of `group` (at most [`GROUP`] consecutive nodes, in bounds of `nodes`) passes the
-/// one-node proof: axes orthonormal and every corner of its faces in its volume (module docs). `spans` and
-/// `corners` are the proof's.
+/// Whether every node of `group` (at most [`GROUP`] small nodes below one frontier node, in bounds of `nodes`)
+/// passes the one-node proof: axes orthonormal and every corner of its faces in its volume (module docs).
+/// `spans` is the proof's, `corners` the corners of the frontier node's faces.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F.
@@ -48,40 +46,38 @@ const _: () = assert!(size_of::<Node<f32, Obb<f32>>>() == NODE_SCALARS * 4);
 #[target_feature(enable = "avx512f")]
 pub(super) unsafe fn group_holds<T: Real>(
     nodes: &[Node<T, Obb<T>>],
-    group: Range<usize>,
+    group: &[u32],
     spans: &Spans,
     corners: &Corners<T>,
 ) -> bool {
-    assert!(group.start < group.end && group.end <= nodes.len() && group.len() <= GROUP);
+    assert!(!group.is_empty() && group.len() <= GROUP);
+    assert!(group.iter().all(|&i| (i as usize) < nodes.len()));
     let [xs, ys, zs] = corners.coordinates();
-    // Per lane: the node (lanes past the group repeat its first node, so every gather reads a node of it),
-    // whether it is small, and the first corner of one-face nodes (0 for the others: read, then ignored).
-    let mut node_at = [0i64; GROUP];
+    // Per lane: the node (lanes past the group repeat its first node, so every gather reads a node of the
+    // file), and the first corner of one-face nodes (0 for the others: read, then ignored).
+    let mut node_at = [group[0] as i64 * NODE_SCALARS as i64; GROUP];
     let mut corner_at = [0i64; GROUP];
-    let (mut small, mut single) = (0u8, 0u8);
-    for (l, i) in group.clone().enumerate() {
-        node_at[l] = (l * NODE_SCALARS) as i64;
-        let slots = spans.get(i);
-        if slots.len() <= SMALL {
-            if 3 * slots.start + 2 >= xs.len() {
-                // Not a span of the verified tree: the one-node path decides.
+    let mut single = 0u8;
+    for (l, &i) in group.iter().enumerate() {
+        node_at[l] = i as i64 * NODE_SCALARS as i64;
+        let slots = spans.get(i as usize);
+        if slots.len() == 1 {
+            let first = corners.first_corner(slots.start);
+            if first + 2 >= xs.len() {
+                // Not a slot of the frontier node's faces: the one-node path decides.
                 return false;
             }
-            small |= 1 << l;
-            if slots.len() == 1 {
-                single |= 1 << l;
-                corner_at[l] = (3 * slots.start) as i64;
-            }
+            single |= 1 << l;
+            corner_at[l] = first as i64;
         }
     }
-    if small == 0 {
-        return true;
-    }
-    let base = nodes[group.start..].as_ptr().cast::<T>();
+    let small = u8::MAX >> (GROUP - group.len());
+    let base = nodes.as_ptr().cast::<T>();
     // SAFETY: `node_at` holds eight `i64`s.
     let node_at = unsafe { _mm512_loadu_epi64(node_at.as_ptr()) };
-    // SAFETY: every lane reads a scalar of a node of the group (`node_at` within it, `k < NODE_SCALARS`): the
-    // node type is 16 scalars without padding (asserted above), and the CPU has AVX-512 F (contract).
+    // SAFETY: every lane reads a scalar of a node of the group (`node_at` the start of a node in bounds of
+    // `nodes`, asserted above, and `k < NODE_SCALARS`): the node type is 16 scalars without padding (asserted
+    // above), and the CPU has AVX-512 F (contract).
     let field = |k: usize| unsafe { gather(base.add(k), node_at) };
     let a: [[__m512d; 3]; 3] = [
         [field(0), field(1), field(2)],
@@ -163,22 +159,26 @@ pub(super) unsafe fn group_holds<T: Real>(
         // SAFETY: `out` holds eight doubles; the CPU has AVX-512 F.
         unsafe { _mm512_storeu_pd(out.as_mut_ptr(), v) };
     }
-    (0..group.len()).filter(|&l| runs >> l & 1 == 1).all(|l| {
-        let v = |k: usize| lane[k][l];
-        let outer = WideObb {
-            c: [v(0), v(1), v(2)],
-            h: [v(3), v(4), v(5)],
-            a: [
-                [v(6), v(7), v(8)],
-                [v(9), v(10), v(11)],
-                [v(12), v(13), v(14)],
-            ],
-            tau: v(15),
-        };
-        let run = corners.of_slots(spans.get(group.start + l));
-        // SAFETY: the CPU has AVX-512 F (contract).
-        unsafe { holds_run::<T, Obb<T>>(&outer, run, Simd::Avx512) }
-    })
+    group
+        .iter()
+        .enumerate()
+        .filter(|&(l, _)| runs >> l & 1 == 1)
+        .all(|(l, &i)| {
+            let v = |k: usize| lane[k][l];
+            let outer = WideObb {
+                c: [v(0), v(1), v(2)],
+                h: [v(3), v(4), v(5)],
+                a: [
+                    [v(6), v(7), v(8)],
+                    [v(9), v(10), v(11)],
+                    [v(12), v(13), v(14)],
+                ],
+                tau: v(15),
+            };
+            let run = corners.of_slots(spans.get(i as usize));
+            // SAFETY: the CPU has AVX-512 F (contract).
+            unsafe { holds_run::<T, Obb<T>>(&outer, run, Simd::Avx512) }
+        })
 }
 
 /// The scalars at `base + at[l]` of every lane `l`, widened exactly to `f64`.

@@ -76,48 +76,64 @@ pub(super) unsafe fn holds_run<T: Real, B: Enclose<T>>(
     }
 }
 
-/// Consecutive nodes one parallel task checks.
-const CHUNK: usize = 256;
-
-/// A verified tree, its face slots, vertices and corners, read by every check.
+/// A verified tree, its face slots and vertices, read by every check.
 struct Proof<'a, T: Real, B> {
     nodes: &'a [Node<T, B>],
     faces: &'a [Face],
     vertices: &'a [[T; 3]],
     spans: &'a Spans,
-    corners: Corners<T>,
+    /// The header's leaf size: the verified tree's leaves hold at most this many faces, its internal nodes more.
+    leaf_size: usize,
 }
 
 /// Proves that every node's volume contains its subtree's triangles (module docs). Requires a verified tree
-/// (indices in bounds, children after parents), every node's face slots `spans`, the faces' vertex indices in
-/// bounds of `vertices` and the faces' `corners`.
+/// (indices in bounds, children after parents), every node's face slots `spans` and the faces' vertex indices
+/// in bounds of `vertices`. The error is the first frontier node's in the order of the walk from the root,
+/// whatever the threads.
 pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
     nodes: &[Node<T, B>],
     faces: &[Face],
     vertices: &[[T; 3]],
-    corners: Corners<T>,
     spans: &Spans,
+    leaf_size: usize,
 ) -> Result<(), FileError> {
     let proof = Proof {
         nodes,
         faces,
         vertices,
         spans,
-        corners,
+        leaf_size,
     };
     let simd = Simd::fastest();
-    let (small, large) = rayon::join(
-        || {
-            (0..nodes.len().div_ceil(CHUNK))
-                .into_par_iter()
-                .try_for_each(|chunk| {
-                    let range = chunk * CHUNK..nodes.len().min((chunk + 1) * CHUNK);
-                    proof.check_in(simd, range)
-                })
-        },
-        || proof.check_large(simd),
-    );
-    small.and(large)
+    let ancestry = proof.ancestry()?;
+    let first_refusal = ancestry
+        .frontier
+        .par_iter()
+        .map_init(Scratch::default, |scratch, (q, chain)| {
+            proof.check_frontier(scratch, simd, *q, &ancestry, chain.clone())
+        })
+        .find_first(Result::is_err);
+    first_refusal.unwrap_or(Ok(()))
+}
+
+/// What a task of the proof reuses from one frontier node to the next: the corners of its faces, the nodes of
+/// its subtree and its distinct vertices.
+struct Scratch<T> {
+    corners: Corners<T>,
+    below: Vec<u32>,
+    stack: Vec<u32>,
+    distinct: Distinct<T>,
+}
+
+impl<T: Real> Default for Scratch<T> {
+    fn default() -> Self {
+        Self {
+            corners: Corners::default(),
+            below: Vec::new(),
+            stack: Vec::new(),
+            distinct: Distinct::default(),
+        }
+    }
 }
 
 /// Defines `$name`: [`Proof::check`] with the run tests of `$simd`, compiled with the target features
@@ -132,10 +148,11 @@ macro_rules! check_copy {
         #[target_feature(enable = $features)]
         unsafe fn $name<T: Real, B: Enclose<T>>(
             proof: &Proof<'_, T, B>,
-            nodes: Range<usize>,
+            nodes: &[u32],
+            corners: &Corners<T>,
         ) -> Result<(), FileError> {
             // SAFETY: this copy runs only where the CPU has these target features (contract).
-            unsafe { proof.check(nodes, $simd) }
+            unsafe { proof.check(nodes, corners, $simd) }
         }
     };
 }
@@ -144,50 +161,133 @@ check_copy!(check_avx2, "avx2", Simd::Avx2);
 check_copy!(check_avx512, "avx512f", Simd::Avx512);
 
 impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
+    /// The whole proof below the frontier node `q`, whose large ancestors are `ancestry.chains[chain]`: every
+    /// node of its subtree against the corners of its faces ([`Proof::check_in`]), then the distinct vertices
+    /// of `q`'s faces against each large ancestor's volume, with the run tests of `simd`, an instruction set of
+    /// this CPU ([`Simd::available`]).
+    fn check_frontier(
+        &self,
+        scratch: &mut Scratch<T>,
+        simd: Simd,
+        q: usize,
+        ancestry: &Ancestry<B::Wide>,
+        chain: Range<usize>,
+    ) -> Result<(), FileError> {
+        let slots = self.spans.get(q);
+        scratch
+            .corners
+            .gather(self.faces, self.vertices, slots.clone());
+        self.subtree(q, &mut scratch.below, &mut scratch.stack);
+        self.check_in(simd, &scratch.below, &scratch.corners)?;
+        if chain.is_empty() {
+            return Ok(());
+        }
+        let run = scratch.distinct.of(self.faces, self.vertices, slots)?;
+        for &k in &ancestry.chains[chain] {
+            let (p, outer) = &ancestry.outers[k as usize];
+            // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`).
+            if !unsafe { B::holds_points_simd(outer, run, simd) } {
+                return Err(self.refusal(*p, outer, q, &scratch.corners));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the nodes of `q`'s subtree to `below`, `q` first; `stack` is scratch.
+    ///
+    /// Where `q`'s descendants are the nodes from its first child on, side by side (as in every file the
+    /// builder writes), they follow in index order, found from the face slots alone: the nodes from the first
+    /// child on whose slots lie within `q`'s are descendants of `q` (slots of two nodes are nested or
+    /// disjoint, and a proper ancestor's are larger), and when their leaves hold all of `q`'s faces and they
+    /// number `2·leaves − 2`, they are all of them. Otherwise the subtree is walked, each node before its
+    /// children.
+    fn subtree(&self, q: usize, below: &mut Vec<u32>, stack: &mut Vec<u32>) {
+        below.clear();
+        below.push(q as u32);
+        if self.nodes[q].is_leaf() {
+            return;
+        }
+        let slots = self.spans.get(q);
+        let first = self.nodes[q].first_child();
+        let most = (2 * slots.len() - 2).min(self.nodes.len() - first);
+        let (mut leaves, mut faces) = (0, 0);
+        for x in first..first + most {
+            let inner = self.spans.get(x);
+            if inner.start < slots.start || inner.end > slots.end {
+                break;
+            }
+            below.push(x as u32);
+            if inner.len() <= self.leaf_size {
+                leaves += 1;
+                faces += inner.len();
+            }
+        }
+        if faces == slots.len() && below.len() - 1 == 2 * leaves - 2 {
+            return;
+        }
+        below.truncate(1);
+        stack.clear();
+        let c = first as u32;
+        stack.extend([c + 1, c]);
+        while let Some(i) = stack.pop() {
+            below.push(i);
+            let node = &self.nodes[i as usize];
+            if !node.is_leaf() {
+                let c = node.first_child() as u32;
+                stack.extend([c + 1, c]);
+            }
+        }
+    }
+
     /// [`Proof::check`] in its copy for `simd`, an instruction set of this CPU ([`Simd::available`]).
-    fn check_in(&self, simd: Simd, nodes: Range<usize>) -> Result<(), FileError> {
+    fn check_in(&self, simd: Simd, nodes: &[u32], corners: &Corners<T>) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
         match simd {
             Simd::Avx512 => {
                 // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`): AVX-512 F.
-                return unsafe { check_avx512(self, nodes) };
+                return unsafe { check_avx512(self, nodes, corners) };
             }
             Simd::Avx2 => {
                 // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`): AVX2.
-                return unsafe { check_avx2(self, nodes) };
+                return unsafe { check_avx2(self, nodes, corners) };
             }
             Simd::Plain => {}
         }
         // Other targets have no vector copies: `simd` is `Plain` there.
         let _ = simd;
         // SAFETY: `Simd::Plain` needs no instructions beyond the target's.
-        unsafe { self.check(nodes, Simd::Plain) }
+        unsafe { self.check(nodes, corners, Simd::Plain) }
     }
 
-    /// Checks every small node of `nodes` against the corners of its faces (module docs), with the run tests
-    /// of `simd`. Everything it calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all
-    /// of it with its target features, and `simd` is a constant there.
+    /// Checks every node of `nodes` (small nodes below one frontier node, whose faces' corners `corners`
+    /// holds) against the corners of its faces (module docs), with the run tests of `simd`. Everything it
+    /// calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all of it with its target
+    /// features, and `simd` is a constant there.
     ///
     /// # Safety
     /// The CPU must have the instructions of `simd`.
     #[inline(always)]
-    unsafe fn check(&self, nodes: Range<usize>, simd: Simd) -> Result<(), FileError> {
+    unsafe fn check(
+        &self,
+        nodes: &[u32],
+        corners: &Corners<T>,
+        simd: Simd,
+    ) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
         if simd == Simd::Avx512
             && let Some(obb) = B::as_obb_nodes(self.nodes)
         {
-            for start in nodes.clone().step_by(GROUP) {
-                let group = start..nodes.end.min(start + GROUP);
+            for group in nodes.chunks(GROUP) {
                 // SAFETY: `simd` is AVX-512 F, an instruction set of this CPU (contract).
-                if !unsafe { group_holds(obb, group.clone(), self.spans, &self.corners) } {
+                if !unsafe { group_holds(obb, group, self.spans, corners) } {
                     // SAFETY: as above.
-                    unsafe { self.check_each(group, simd) }?;
+                    unsafe { self.check_each(group, corners, simd) }?;
                 }
             }
             return Ok(());
         }
         // SAFETY: forwarded from this method's contract.
-        unsafe { self.check_each(nodes, simd) }
+        unsafe { self.check_each(nodes, corners, simd) }
     }
 
     /// [`Proof::check`] one node at a time.
@@ -195,15 +295,23 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     /// # Safety
     /// The CPU must have the instructions of `simd`.
     #[inline(always)]
-    unsafe fn check_each(&self, nodes: Range<usize>, simd: Simd) -> Result<(), FileError> {
-        for p in nodes {
-            if !self.small(p) {
-                continue;
-            }
+    unsafe fn check_each(
+        &self,
+        nodes: &[u32],
+        corners: &Corners<T>,
+        simd: Simd,
+    ) -> Result<(), FileError> {
+        for &p in nodes {
+            let p = p as usize;
             if !self.orthonormal(p) {
                 return Err(not_orthonormal::<T>(p));
             }
-            self.test_corners(p, simd)?;
+            let outer = self.nodes[p].bv.widen();
+            let run = corners.of_slots(self.spans.get(p));
+            // SAFETY: `simd` is an instruction set of this CPU (contract).
+            if !unsafe { holds_run::<T, B>(&outer, run, simd) } {
+                return Err(self.refusal(p, &outer, p, corners));
+            }
         }
         Ok(())
     }
@@ -221,25 +329,12 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         !B::AXES || self.nodes[i].bv.defect() <= max_defect::<T>()
     }
 
-    /// Tests the corners of the small node `p`'s faces against its volume; the error names `p` and the first
-    /// face with a corner refused.
-    #[inline(always)]
-    fn test_corners(&self, p: usize, simd: Simd) -> Result<(), FileError> {
-        let outer = self.nodes[p].bv.widen();
-        let run = self.corners.of_slots(self.spans.get(p));
-        // SAFETY: `simd` is an instruction set of this CPU (the contract of `check`, the only caller).
-        if unsafe { holds_run::<T, B>(&outer, run, simd) } {
-            Ok(())
-        } else {
-            Err(self.refusal(p, &outer, p))
-        }
-    }
-
-    /// The error for a corner of node `q`'s faces outside node `p`'s volume `outer`.
+    /// The error for a corner of node `q`'s faces (whose corners `corners` holds) outside node `p`'s volume
+    /// `outer`.
     #[cold]
     #[inline(never)]
-    fn refusal(&self, p: usize, outer: &B::Wide, q: usize) -> FileError {
-        let run = self.corners.of_slots(self.spans.get(q));
+    fn refusal(&self, p: usize, outer: &B::Wide, q: usize, corners: &Corners<T>) -> FileError {
+        let run = corners.of_slots(self.spans.get(q));
         let k = (0..run.len())
             .position(|k| !B::holds_point(outer, wide(&run.get(k))))
             .unwrap_or(0);
@@ -247,28 +342,6 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
             "node {p}: the volume does not contain triangle {} of its subtree",
             self.faces[self.spans.get(q).start + k / 3].id
         ))
-    }
-
-    /// Every large node's volume against the distinct vertices of the frontier nodes below it (module docs);
-    /// the error is the first frontier node's in index order, whatever the threads.
-    fn check_large(&self, simd: Simd) -> Result<(), FileError> {
-        let ancestry = self.ancestry()?;
-        let first_refusal = ancestry
-            .frontier
-            .par_iter()
-            .map_init(Distinct::default, |distinct, (q, chain)| {
-                let run = distinct.of(self.faces, self.vertices, self.spans.get(*q))?;
-                for &k in &ancestry.chains[chain.clone()] {
-                    let (p, outer) = &ancestry.outers[k as usize];
-                    // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`).
-                    if !unsafe { B::holds_points_simd(outer, run, simd) } {
-                        return Err(self.refusal(*p, outer, *q));
-                    }
-                }
-                Ok(())
-            })
-            .find_first(Result::is_err);
-        first_refusal.unwrap_or(Ok(()))
     }
 
     /// The large nodes, their axes checked and volumes widened, and the frontier nodes below them with their
@@ -281,9 +354,6 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         };
         let mut path: Vec<u32> = Vec::new();
         let mut stack = vec![(0usize, 0usize)];
-        if self.small(0) {
-            return Ok(a);
-        }
         while let Some((p, above)) = stack.pop() {
             path.truncate(above);
             if self.small(p) {
@@ -333,16 +403,25 @@ mod tests {
     use ccd_bv::Obb;
     use ccd_testkit::{SplitMix64, icosphere};
 
-    /// The verdict of every chunk of nodes, and of the large nodes, in the copy for `simd`.
+    /// The verdict of the large nodes' axes, then of the proof below every frontier node, in the copy for
+    /// `simd`.
     fn verdicts<T: Real, B: Enclose<T>>(
         proof: &Proof<'_, T, B>,
         simd: Simd,
     ) -> Vec<Result<(), String>> {
-        let n = proof.nodes.len();
-        (0..n.div_ceil(CHUNK))
-            .map(|c| proof.check_in(simd, c * CHUNK..n.min((c + 1) * CHUNK)))
-            .chain([proof.check_large(simd)])
-            .map(|r| r.map_err(|e| e.to_string()))
+        let ancestry = match proof.ancestry() {
+            Ok(a) => a,
+            Err(e) => return vec![Err(e.to_string())],
+        };
+        let mut scratch = Scratch::default();
+        ancestry
+            .frontier
+            .iter()
+            .map(|(q, chain)| {
+                proof
+                    .check_frontier(&mut scratch, simd, *q, &ancestry, chain.clone())
+                    .map_err(|e| e.to_string())
+            })
             .collect()
     }
 
@@ -399,7 +478,7 @@ mod tests {
                     faces,
                     vertices: &vertices,
                     spans: &spans,
-                    corners: Corners::of(faces, &vertices).expect("memory for the corners"),
+                    leaf_size: leaf_size as usize,
                 };
                 let plain = verdicts(&proof, Simd::Plain);
                 for simd in Simd::available() {
@@ -413,6 +492,103 @@ mod tests {
             }
         }
         assert!(accepted >= 10 && refused >= 30, "{accepted} {refused}");
+    }
+
+    /// `nodes` laid out level by level (children still after their parent and side by side), so that no
+    /// node's descendants lie side by side from its first child on.
+    fn level_order<T: Real>(nodes: &[Node<T, Obb<T>>]) -> Vec<Node<T, Obb<T>>> {
+        let mut order = vec![0usize];
+        let mut k = 0;
+        while k < order.len() {
+            let node = &nodes[order[k]];
+            if !node.is_leaf() {
+                order.extend([node.first_child(), node.first_child() + 1]);
+            }
+            k += 1;
+        }
+        let mut place = vec![0usize; nodes.len()];
+        for (new, &old) in order.iter().enumerate() {
+            place[old] = new;
+        }
+        order
+            .iter()
+            .map(|&old| {
+                let n = &nodes[old];
+                if n.is_leaf() {
+                    let f = n.leaf_faces();
+                    Node::leaf(n.bv, f.start, f.len()).unwrap()
+                } else {
+                    Node::internal(n.bv, place[n.first_child()]).unwrap()
+                }
+            })
+            .collect()
+    }
+
+    /// A tree laid out level by level (each frontier node's subtree walked node by node) gets the verdicts of
+    /// the same tree laid out depth first as the builder writes it (its descendants found from the face slots
+    /// in index order), on fitted trees and with one vertex moved: every frontier node passes or fails alike.
+    #[test]
+    fn the_layout_does_not_change_the_verdict() {
+        let mesh = icosphere(5, 1.0);
+        let bvh = Bvh::<f64, Obb<f64>>::build(
+            mesh.vertices.clone(),
+            &mesh.triangles,
+            &BuildOptions::default(),
+        )
+        .unwrap();
+        let faces = bvh.faces();
+        let depth_first = bvh.nodes().to_vec();
+        let by_level = level_order(&depth_first);
+        let mut rng = SplitMix64::new(11);
+        let (mut accepted, mut refused) = (0, 0);
+        for trial in 0..40 {
+            let mut vertices = bvh.vertices().to_vec();
+            if trial > 0 {
+                let v = rng.next_u64() as usize % vertices.len();
+                let size = 10f64.powf(-19.0 + 10.0 * rng.next_f64());
+                vertices[v].iter_mut().for_each(|x| *x *= 1.0 + size);
+            }
+            let verdict = |nodes: &[Node<f64, Obb<f64>>]| {
+                let spans = walk_tree(nodes, faces.len(), 1, bvh.stats().depth).unwrap();
+                let proof = Proof {
+                    nodes,
+                    faces,
+                    vertices: &vertices,
+                    spans: &spans,
+                    leaf_size: 1,
+                };
+                let (mut contiguous, mut below, mut stack) = (0, Vec::new(), Vec::new());
+                for (q, _) in &proof.ancestry().unwrap().frontier {
+                    proof.subtree(*q, &mut below, &mut stack);
+                    contiguous += usize::from(below.windows(2).skip(1).all(|w| w[1] == w[0] + 1));
+                }
+                (verdicts(&proof, Simd::fastest()), contiguous)
+            };
+            let (expected, contiguous) = verdict(&depth_first);
+            let (got, scattered) = verdict(&by_level);
+            // The same frontier nodes pass; where one fails, each layout names the first refusal in its own
+            // order of the subtree's nodes.
+            let outcome = |v: &[Result<(), String>]| {
+                v.iter()
+                    .map(|r| {
+                        r.as_ref()
+                            .map(|_| ())
+                            .map_err(|m| m.contains("does not contain triangle"))
+                    })
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(outcome(&got), outcome(&expected));
+            assert!(
+                contiguous > 10 && scattered == 0,
+                "{contiguous} {scattered}"
+            );
+            if expected.iter().all(Result::is_ok) {
+                accepted += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(accepted >= 5 && refused >= 5, "{accepted} {refused}");
     }
 
     #[test]

@@ -8,7 +8,6 @@
 use ccd_bv::{BoundingVolume, Real};
 
 use super::cast::{cast_nodes, cast_plain};
-use super::corners::Corners;
 use super::enclose::Enclose;
 use super::header::Sections;
 use super::soundness::verify_containment;
@@ -47,10 +46,10 @@ fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), File
     if nodes.is_empty() || faces.is_empty() || vertices.is_empty() {
         return Err(corrupt("empty node, face or vertex block"));
     }
-    // The tree walk (parallel itself) runs beside the checks of the faces and vertices, followed by the
-    // gathering of the corners for the containment proof (which needs the vertex indices in bounds).
+    // The tree walk (parallel itself) runs beside the checks of the faces and vertices; the containment proof
+    // needs both.
     let leaf_size = s.info.options.leaf_size as usize;
-    let (tree, corners) = rayon::join(
+    let (tree, blocks) = rayon::join(
         || walk_tree(nodes, faces.len(), leaf_size, s.info.depth),
         || {
             let (face_refs, vertices_in_range) = rayon::join(
@@ -64,11 +63,12 @@ fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), File
                     .map_or_else(String::new, |e| e.to_string());
                 return Err(corrupt(format!("vertex block: {culprit}")));
             }
-            Corners::of(faces, vertices)
+            Ok(())
         },
     );
     let spans = tree?;
-    verify_containment(nodes, faces, vertices, corners?, &spans)
+    blocks?;
+    verify_containment(nodes, faces, vertices, &spans, leaf_size)
 }
 
 /// Vertex indices in bounds and ids a permutation of `0..faces`.
