@@ -36,9 +36,11 @@ const NODE_SCALARS: usize = 16;
 const _: () = assert!(size_of::<Node<f64, Obb<f64>>>() == NODE_SCALARS * 8);
 const _: () = assert!(size_of::<Node<f32, Obb<f32>>>() == NODE_SCALARS * 4);
 
-/// Whether every node of `group` (at most [`GROUP`] small nodes below one frontier node, in bounds of `nodes`)
-/// passes the one-node proof: axes orthonormal and every corner of its faces in its volume (module docs).
-/// `spans` is the proof's, `corners` the corners of the frontier node's faces.
+/// Whether every node of `group` (at most [`GROUP`] small nodes below one frontier node, in bounds of `nodes`,
+/// children before their parents) passes the one-node proof: axes orthonormal and every vertex of its list in
+/// its volume (module docs); else the first of them (in `group`'s order) that fails. `spans` is the proof's,
+/// `corners` the corners of the frontier node's faces, whose lists it builds for the group's nodes of more
+/// than one face.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F.
@@ -48,10 +50,62 @@ pub(super) unsafe fn group_holds<T: Real>(
     nodes: &[Node<T, Obb<T>>],
     group: &[u32],
     spans: &Spans,
-    corners: &Corners<T>,
-) -> bool {
+    corners: &mut Corners<T>,
+) -> Result<(), usize> {
     assert!(!group.is_empty() && group.len() <= GROUP);
     assert!(group.iter().all(|&i| (i as usize) < nodes.len()));
+    let (orthonormal, single, held, lane) = {
+        // SAFETY: forwarded from this function's contract; `group` is as asserted.
+        unsafe { lanes(nodes, group, spans, corners) }
+    };
+    let small = u8::MAX >> (GROUP - group.len());
+    let failed = small & !(orthonormal & (!single | held));
+    // The lists of the other nodes, in order, up to the first node that failed above.
+    let first_failed = failed.trailing_zeros() as usize;
+    let runs = small & !single;
+    for (l, &i) in group.iter().enumerate().take(first_failed) {
+        if runs >> l & 1 == 0 {
+            continue;
+        }
+        let v = |k: usize| lane[k][l];
+        let outer = WideObb {
+            c: [v(0), v(1), v(2)],
+            h: [v(3), v(4), v(5)],
+            a: [
+                [v(6), v(7), v(8)],
+                [v(9), v(10), v(11)],
+                [v(12), v(13), v(14)],
+            ],
+            tau: v(15),
+        };
+        let node = &nodes[i as usize];
+        let second = (!node.is_leaf()).then(|| spans.get(node.first_child() + 1).start);
+        let run = corners.list(spans.get(i as usize), second);
+        // SAFETY: the CPU has AVX-512 F (contract).
+        if !unsafe { holds_run::<T, Obb<T>>(&outer, run, Simd::Avx512) } {
+            return Err(l);
+        }
+    }
+    if failed != 0 {
+        return Err(first_failed);
+    }
+    Ok(())
+}
+
+/// The lanes' part of [`group_holds`]: per lane (bit `l` for the group's node `l`), whether its axes are
+/// orthonormal, whether it has one face, and whether those three corners lie in its volume; and the widened
+/// volumes' sixteen parameters (in the order of the fields of `WideObb`), each by lane.
+///
+/// # Safety
+/// The CPU must have AVX-512 F; `group` as [`group_holds`] asserts.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn lanes<T: Real>(
+    nodes: &[Node<T, Obb<T>>],
+    group: &[u32],
+    spans: &Spans,
+    corners: &Corners<T>,
+) -> (u8, u8, u8, [[f64; GROUP]; 16]) {
     let [xs, ys, zs] = corners.coordinates();
     // Per lane: the node (lanes past the group repeat its first node, so every gather reads a node of the
     // file), and the first corner of one-face nodes (0 for the others: read, then ignored).
@@ -63,15 +117,12 @@ pub(super) unsafe fn group_holds<T: Real>(
         let slots = spans.get(i as usize);
         if slots.len() == 1 {
             let first = corners.first_corner(slots.start);
-            if first + 2 >= xs.len() {
-                // Not a slot of the frontier node's faces: the one-node path decides.
-                return false;
-            }
+            // The gathers below read these corners: a slot of the frontier node's faces (the node lies below it).
+            assert!(first + 2 < xs.len());
             single |= 1 << l;
             corner_at[l] = first as i64;
         }
     }
-    let small = u8::MAX >> (GROUP - group.len());
     let base = nodes.as_ptr().cast::<T>();
     // SAFETY: `node_at` holds eight `i64`s.
     let node_at = unsafe { _mm512_loadu_epi64(node_at.as_ptr()) };
@@ -107,18 +158,15 @@ pub(super) unsafe fn group_holds<T: Real>(
             orthonormal &= _mm512_cmp_pd_mask::<_CMP_LE_OQ>(bound, most);
         }
     }
-    if small & !orthonormal != 0 {
-        return false;
-    }
     let tau = _mm512_mul_pd(
         _mm512_set1_pd(2.0156 * f64::EPSILON),
         _mm512_sqrt_pd(dot(&h, &h)),
     );
-    // The three corners of every one-face node (one-face nodes are small).
+    // The three corners of every one-face node.
+    let mut held = u8::MAX;
     if single != 0 {
         // SAFETY: `corner_at` holds eight `i64`s.
         let at = unsafe { _mm512_loadu_epi64(corner_at.as_ptr()) };
-        let mut held = u8::MAX;
         for q in 0..3 {
             let at = _mm512_add_epi64(at, _mm512_set1_epi64(q));
             // SAFETY: `corner_at + q` is in bounds of the coordinates for every lane (checked above; 0 for the
@@ -140,16 +188,7 @@ pub(super) unsafe fn group_holds<T: Real>(
                 held &= _mm512_cmp_pd_mask::<_CMP_GE_OQ>(gap, tau);
             }
         }
-        if single & !held != 0 {
-            return false;
-        }
     }
-    // The corner runs of the other small nodes, with their lane's volume.
-    let runs = small & !single;
-    if runs == 0 {
-        return true;
-    }
-    // The widened volumes' sixteen parameters (in the order of the fields of `WideObb`), each by lane.
     let mut lane = [[0.0f64; GROUP]; 16];
     let fields = [
         c[0], c[1], c[2], h[0], h[1], h[2], a[0][0], a[0][1], a[0][2], a[1][0], a[1][1], a[1][2],
@@ -159,26 +198,7 @@ pub(super) unsafe fn group_holds<T: Real>(
         // SAFETY: `out` holds eight doubles; the CPU has AVX-512 F.
         unsafe { _mm512_storeu_pd(out.as_mut_ptr(), v) };
     }
-    group
-        .iter()
-        .enumerate()
-        .filter(|&(l, _)| runs >> l & 1 == 1)
-        .all(|(l, &i)| {
-            let v = |k: usize| lane[k][l];
-            let outer = WideObb {
-                c: [v(0), v(1), v(2)],
-                h: [v(3), v(4), v(5)],
-                a: [
-                    [v(6), v(7), v(8)],
-                    [v(9), v(10), v(11)],
-                    [v(12), v(13), v(14)],
-                ],
-                tau: v(15),
-            };
-            let run = corners.of_slots(spans.get(i as usize));
-            // SAFETY: the CPU has AVX-512 F (contract).
-            unsafe { holds_run::<T, Obb<T>>(&outer, run, Simd::Avx512) }
-        })
+    (orthonormal, single, held, lane)
 }
 
 /// The scalars at `base + at[l]` of every lane `l`, widened exactly to `f64`.

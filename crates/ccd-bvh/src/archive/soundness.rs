@@ -2,15 +2,13 @@
 //! what makes pruning a node on a disjoint volume correct.
 //!
 //! A node's subtree's faces are a contiguous run of face slots (the tree check proves that every internal
-//! node's slots are its children's side by side), and the corners of all faces are gathered once in slot order
-//! ([`Corners`]), so the vertices of any subtree are one contiguous run of corners. Nodes are split by the size
-//! of that run:
-//! - a *small* node (at most [`SMALL`] faces; every leaf is small) has every corner of its run tested against
-//!   its volume ([`Enclose::holds_points`]: [`Enclose::holds_point`] on each);
+//! node's slots are its children's side by side). Nodes are split by the size of that run:
+//! - a *small* node (at most [`SMALL`] faces; every leaf is small) has every vertex of its faces tested
+//!   against its volume ([`Enclose::holds_points`]: [`Enclose::holds_point`] on each);
 //! - a *large* node has the vertices of its subtree tested through the *frontier* below it: the small nodes
-//!   whose parent is large, whose runs tile the large node's. Each frontier node's distinct vertices are
-//!   collected once ([`Distinct`]: about a sixth of its corners on a closed mesh, where six triangles meet at
-//!   a vertex) and tested against the volume of every large ancestor.
+//!   whose parent is large, whose runs tile the large node's. Each frontier node's distinct vertices (about a
+//!   sixth of its corners on a closed mesh, where six triangles meet at a vertex) are tested against the volume
+//!   of every large ancestor.
 //!
 //! So every vertex of every triangle is tested against the volume of every node above it: the proof accepts
 //! exactly the files in which every node's point test accepts every vertex of its subtree. Each node's axes are
@@ -23,24 +21,30 @@
 //! than a search through nested volumes down to the corners of small nodes. [`SMALL`] = 512: 128 and 256 do
 //! no better and 64 is slower, as each frontier node is then tested against more ancestors one call at a time.
 //!
-//! Small nodes are checked in parallel, in index order, so that consecutive nodes read nearby corners; the
-//! frontier nodes in parallel beside them. The check of a range of small nodes is compiled three times, as is,
-//! with AVX2 and with AVX-512 F enabled, and the widest copy the CPU has runs ([`Simd::fastest`]), as does the
-//! run test of the large nodes: its instructions are wider, and its OBB run test is written with that
-//! instruction set (`obb_run_simd`), but every arithmetic operation is the same IEEE-754 double operation on
-//! the same operands in the same order (Rust never fuses `a·b + c` into one rounding, even where the target has
-//! FMA), so every copy computes bit for bit the same values and reaches the same verdict. Nodes of one or two
-//! faces ([`SHORT_RUN`] corners) use the plain run test in every copy: a vector loop of one or two iterations
-//! costs more than it saves. The AVX-512 copy checks OBB nodes eight at a time, one per lane (`obb_lanes`: the
-//! axis check, the test constant and the corners of one-face leaves computed for eight nodes per instruction,
-//! to the same verdicts), and checks a group that fails again one node at a time to name the first refusal.
+//! The frontier nodes are the proof's parallel tasks. Each gathers the corners of its faces into buffers the
+//! task reuses ([`Corners`]; a file-sized array of every corner, gathered once, cost its page faults at every
+//! open), tests every node of its subtree, children before their parents, against them (a node of at least
+//! [`LISTED`](super::corners::LISTED) faces against its list, each of its distinct vertices once), and then its
+//! own distinct vertices against each large ancestor. The nodes of a subtree are taken in index order where
+//! they lie side by side from the frontier node's first child on, as in every file the builder writes (found
+//! from the face slots alone, [`Proof::subtree`]), else by walking the subtree. The check of a frontier node's
+//! subtree is compiled three times, as is, with AVX2 and with AVX-512 F enabled, and the widest copy the CPU
+//! has runs ([`Simd::fastest`]), as does the run test of the large nodes: its instructions are wider, and its
+//! OBB run test is written with that instruction set (`obb_run_simd`), but every arithmetic operation is the
+//! same IEEE-754 double operation on the same operands in the same order (Rust never fuses `a·b + c` into one
+//! rounding, even where the target has FMA), so every copy computes bit for bit the same values and reaches
+//! the same verdict. Nodes of one or two faces ([`SHORT_RUN`] corners) use the plain run test in every copy: a
+//! vector loop of one or two iterations costs more than it saves. The AVX-512 copy checks OBB nodes eight at a
+//! time, one per lane (`obb_lanes`: the axis check, the test constant and the corners of one-face leaves
+//! computed for eight nodes per instruction, to the same verdicts), and names the first node of a group that
+//! fails.
 
 use std::ops::Range;
 
 use ccd_bv::Real;
 use rayon::prelude::*;
 
-use super::corners::{Corners, Distinct, Points};
+use super::corners::{Corners, Points};
 use super::enclose::{Enclose, Simd, max_defect, wide};
 #[cfg(target_arch = "x86_64")]
 use super::obb_lanes::{GROUP, group_holds};
@@ -118,22 +122,11 @@ pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
 
 /// What a task of the proof reuses from one frontier node to the next: the corners of its faces, the nodes of
 /// its subtree and its distinct vertices.
+#[derive(Default)]
 struct Scratch<T> {
     corners: Corners<T>,
     below: Vec<u32>,
     stack: Vec<u32>,
-    distinct: Distinct<T>,
-}
-
-impl<T: Real> Default for Scratch<T> {
-    fn default() -> Self {
-        Self {
-            corners: Corners::default(),
-            below: Vec::new(),
-            stack: Vec::new(),
-            distinct: Distinct::default(),
-        }
-    }
 }
 
 /// Defines `$name`: [`Proof::check`] with the run tests of `$simd`, compiled with the target features
@@ -149,7 +142,7 @@ macro_rules! check_copy {
         unsafe fn $name<T: Real, B: Enclose<T>>(
             proof: &Proof<'_, T, B>,
             nodes: &[u32],
-            corners: &Corners<T>,
+            corners: &mut Corners<T>,
         ) -> Result<(), FileError> {
             // SAFETY: this copy runs only where the CPU has these target features (contract).
             unsafe { proof.check(nodes, corners, $simd) }
@@ -174,20 +167,18 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         chain: Range<usize>,
     ) -> Result<(), FileError> {
         let slots = self.spans.get(q);
-        scratch
-            .corners
-            .gather(self.faces, self.vertices, slots.clone());
+        let corners = &mut scratch.corners;
+        corners.gather(self.faces, self.vertices, slots.clone())?;
         self.subtree(q, &mut scratch.below, &mut scratch.stack);
-        self.check_in(simd, &scratch.below, &scratch.corners)?;
-        if chain.is_empty() {
-            return Ok(());
-        }
-        let run = scratch.distinct.of(self.faces, self.vertices, slots)?;
+        // Children before their parents (module docs of `corners`): the reverse of parents before children.
+        scratch.below.reverse();
+        self.check_in(simd, &scratch.below, corners)?;
+        let run = corners.distinct(slots);
         for &k in &ancestry.chains[chain] {
             let (p, outer) = &ancestry.outers[k as usize];
             // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`).
             if !unsafe { B::holds_points_simd(outer, run, simd) } {
-                return Err(self.refusal(*p, outer, q, &scratch.corners));
+                return Err(self.refusal(*p, outer, q));
             }
         }
         Ok(())
@@ -240,7 +231,12 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     }
 
     /// [`Proof::check`] in its copy for `simd`, an instruction set of this CPU ([`Simd::available`]).
-    fn check_in(&self, simd: Simd, nodes: &[u32], corners: &Corners<T>) -> Result<(), FileError> {
+    fn check_in(
+        &self,
+        simd: Simd,
+        nodes: &[u32],
+        corners: &mut Corners<T>,
+    ) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
         match simd {
             Simd::Avx512 => {
@@ -259,10 +255,11 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         unsafe { self.check(nodes, corners, Simd::Plain) }
     }
 
-    /// Checks every node of `nodes` (small nodes below one frontier node, whose faces' corners `corners`
-    /// holds) against the corners of its faces (module docs), with the run tests of `simd`. Everything it
-    /// calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all of it with its target
-    /// features, and `simd` is a constant there.
+    /// Checks every node of `nodes` (the small nodes below one frontier node, children before their parents,
+    /// whose faces' corners `corners` holds) against its list (module docs), with the run tests of `simd`.
+    /// Everything it calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all of it with
+    /// its target features, and `simd` is a constant there. The error is the first failing node's in that
+    /// order.
     ///
     /// # Safety
     /// The CPU must have the instructions of `simd`.
@@ -270,7 +267,7 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     unsafe fn check(
         &self,
         nodes: &[u32],
-        corners: &Corners<T>,
+        corners: &mut Corners<T>,
         simd: Simd,
     ) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
@@ -279,41 +276,43 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         {
             for group in nodes.chunks(GROUP) {
                 // SAFETY: `simd` is AVX-512 F, an instruction set of this CPU (contract).
-                if !unsafe { group_holds(obb, group, self.spans, corners) } {
-                    // SAFETY: as above.
-                    unsafe { self.check_each(group, corners, simd) }?;
+                if let Err(lane) = unsafe { group_holds(obb, group, self.spans, corners) } {
+                    return Err(self.failure(group[lane] as usize));
                 }
             }
             return Ok(());
         }
-        // SAFETY: forwarded from this method's contract.
-        unsafe { self.check_each(nodes, corners, simd) }
-    }
-
-    /// [`Proof::check`] one node at a time.
-    ///
-    /// # Safety
-    /// The CPU must have the instructions of `simd`.
-    #[inline(always)]
-    unsafe fn check_each(
-        &self,
-        nodes: &[u32],
-        corners: &Corners<T>,
-        simd: Simd,
-    ) -> Result<(), FileError> {
         for &p in nodes {
             let p = p as usize;
             if !self.orthonormal(p) {
                 return Err(not_orthonormal::<T>(p));
             }
             let outer = self.nodes[p].bv.widen();
-            let run = corners.of_slots(self.spans.get(p));
+            let run = corners.list(self.spans.get(p), self.second(p));
             // SAFETY: `simd` is an instruction set of this CPU (contract).
             if !unsafe { holds_run::<T, B>(&outer, run, simd) } {
-                return Err(self.refusal(p, &outer, p, corners));
+                return Err(self.refusal(p, &outer, p));
             }
         }
         Ok(())
+    }
+
+    /// The first face slot of node `p`'s second child; `None` for a leaf.
+    #[inline(always)]
+    pub(super) fn second(&self, p: usize) -> Option<usize> {
+        let node = &self.nodes[p];
+        (!node.is_leaf()).then(|| self.spans.get(node.first_child() + 1).start)
+    }
+
+    /// The error for node `p`, which fails the proof: its axes, or a vertex of its faces outside its volume.
+    #[cold]
+    #[inline(never)]
+    fn failure(&self, p: usize) -> FileError {
+        if self.orthonormal(p) {
+            self.refusal(p, &self.nodes[p].bv.widen(), p)
+        } else {
+            not_orthonormal::<T>(p)
+        }
     }
 
     #[inline(always)]
@@ -329,18 +328,24 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         !B::AXES || self.nodes[i].bv.defect() <= max_defect::<T>()
     }
 
-    /// The error for a corner of node `q`'s faces (whose corners `corners` holds) outside node `p`'s volume
-    /// `outer`.
+    /// The error for a vertex of node `q`'s faces outside node `p`'s volume `outer`: it names the first face
+    /// with such a vertex.
     #[cold]
     #[inline(never)]
-    fn refusal(&self, p: usize, outer: &B::Wide, q: usize, corners: &Corners<T>) -> FileError {
-        let run = corners.of_slots(self.spans.get(q));
-        let k = (0..run.len())
-            .position(|k| !B::holds_point(outer, wide(&run.get(k))))
-            .unwrap_or(0);
+    fn refusal(&self, p: usize, outer: &B::Wide, q: usize) -> FileError {
+        let slots = self.spans.get(q);
+        let slot = slots
+            .clone()
+            .find(|&k| {
+                self.faces[k]
+                    .vertices
+                    .iter()
+                    .any(|&v| !B::holds_point(outer, wide(&self.vertices[v as usize])))
+            })
+            .unwrap_or(slots.start);
         FileError::Corrupt(format!(
             "node {p}: the volume does not contain triangle {} of its subtree",
-            self.faces[self.spans.get(q).start + k / 3].id
+            self.faces[slot].id
         ))
     }
 
