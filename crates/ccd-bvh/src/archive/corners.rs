@@ -1,16 +1,12 @@
 //! The vertices of a run of a file's faces in face-slot order, three per face (the triangle's corners) and
 //! stored by coordinate, so that the containment proof tests the vertices of a node's faces (contiguous slots)
-//! as one contiguous run ([`Enclose::holds_points`]), several corners per instruction; and for larger nodes the
-//! same run with every vertex once.
+//! as one contiguous run ([`Enclose::holds_points`]), several corners per instruction; and the run's distinct
+//! vertices, for the nodes above it.
 
 use std::ops::Range;
 
 use crate::{Face, FileError};
 use ccd_bv::Real;
-
-/// The fewest faces of a node that the proof tests against its list rather than its corners (module docs of
-/// [`Corners`]): below, building lists costs more than the tests it saves.
-pub(crate) const LISTED: usize = 32;
 
 /// How many values past a run of corners a vector copy of the run test may read: it reads whole chunks of
 /// up to eight `f64` lanes (an AVX-512 register).
@@ -41,25 +37,13 @@ impl<T: Real> Points<'_, T> {
 }
 
 /// The corners of the faces of one run of face slots (a frontier node's: the proof's unit of work), three per
-/// face in slot order, by coordinate, and from them the *list* of every node of at least [`LISTED`] faces below:
-/// its faces' corners less those whose vertex an earlier corner of its faces has, so each of its distinct
-/// vertices once (about a third of its corners on a closed mesh at 32 faces, a fifth at 512).
-///
-/// Each corner carries the position of the previous corner of the run with the same vertex (its *key*: that
-/// position plus one, 0 for none), so a corner of a node's faces repeats an earlier one of them exactly when its
-/// key lies past the node's first corner. Lists are built children first, in place, each at its node's first
-/// corner: a node's list is the corners of its first child's list (or, for a child of fewer than [`LISTED`]
-/// faces, of its corners) whose key lies at or before the node's first corner, followed by those of its second
-/// child's. Each copy moves corners forward (a child's list begins at its first corner, the second child's
-/// after all of the first child's corners) and never overwrites what it has yet to read, and only ever writes
-/// within the node's own corners, whose descendants have all been tested by then. A first child's list needs no
-/// filtering (it begins at the same corner); a second child's list already lacks the corners that repeat one
-/// of its own, so the filter drops exactly the repeats of the first child's vertices. Smaller nodes are tested
-/// against their corners as gathered: building their lists costs more than the tests it saves.
+/// face in slot order, and the run's distinct vertices in order of first appearance (about a sixth of its
+/// corners on a closed mesh, where six triangles meet at a vertex), both by coordinate and each followed by
+/// [`READ_PAST`] copies of its last value (so that any run of corners can be read in whole vector chunks).
 ///
 /// The buffers are reused from one run to the next, so they stay in the cache of the thread that tests them
 /// and nothing is allocated per run once they have grown: at most `3·SMALL + READ_PAST` values per coordinate
-/// (module docs of `soundness`), and 8 bytes per vertex of the file for the last positions.
+/// (module docs of `soundness`), and 4 bytes per vertex of the file for the marks of the distinct vertices.
 #[derive(Default)]
 pub(crate) struct Corners<T> {
     /// The first face slot of the run.
@@ -67,29 +51,28 @@ pub(crate) struct Corners<T> {
     xs: Vec<T>,
     ys: Vec<T>,
     zs: Vec<T>,
-    /// Per corner, the position of the previous corner with the same vertex plus one (0 for none).
-    keys: Vec<u32>,
-    /// Per face slot of the run, the length of the list of the last node listed that begins there.
-    lens: Vec<u32>,
-    /// Per vertex of the file, `run << 32 | (position + 1)` of its last corner in run number `run`.
-    last: Vec<u64>,
+    /// The distinct vertices: `len` of them, then the copies.
+    distinct: [Vec<T>; 3],
+    len: usize,
+    /// Per vertex of the file, the number of the last run that gathered it.
+    marks: Vec<u32>,
     run: u32,
 }
 
 impl<T: Real> Corners<T> {
-    /// Gathers the corners of the faces in `slots` (vertex indices in bounds of `vertices`; fewer than `2^32`
-    /// corners) with their keys.
+    /// Gathers the corners of the faces in `slots` (vertex indices in bounds of `vertices`) and their distinct
+    /// vertices.
     ///
     /// # Errors
-    /// [`FileError::Invalid`] if the last positions (8 bytes per vertex) cannot be allocated.
+    /// [`FileError::Invalid`] if the marks (4 bytes per vertex) cannot be allocated.
     pub(crate) fn gather(
         &mut self,
         faces: &[Face],
         vertices: &[[T; 3]],
         slots: Range<usize>,
     ) -> Result<(), FileError> {
-        if self.last.len() != vertices.len() {
-            self.last = bytemuck::allocation::try_zeroed_vec(vertices.len()).map_err(|()| {
+        if self.marks.len() != vertices.len() {
+            self.marks = bytemuck::allocation::try_zeroed_vec(vertices.len()).map_err(|()| {
                 FileError::Invalid(format!(
                     "not enough memory to verify the file ({} vertices)",
                     vertices.len()
@@ -99,36 +82,44 @@ impl<T: Real> Corners<T> {
         }
         self.run = self.run.wrapping_add(1);
         if self.run == 0 {
-            self.last.fill(0);
+            self.marks.fill(0);
             self.run = 1;
         }
-        let run = u64::from(self.run) << 32;
         let n = 3 * slots.len();
         self.base = slots.start;
-        self.lens.resize(slots.len(), 0);
-        self.keys.resize(n, 0);
-        let (xs, ys, zs) = (&mut self.xs, &mut self.ys, &mut self.zs);
-        for v in [&mut *xs, &mut *ys, &mut *zs] {
+        let [dx, dy, dz] = &mut self.distinct;
+        for v in [&mut self.xs, &mut self.ys, &mut self.zs, dx, dy, dz] {
             v.resize(n + READ_PAST, T::zero());
         }
+        // Every corner is also written at the end of the distinct vertices, which grows only past first
+        // appearances (no branch on the marks: whether a vertex is new is a coin flip).
+        let mut len = 0;
         let corners = faces[slots].iter().flat_map(|f| f.vertices);
         for (k, v) in corners.enumerate() {
-            [xs[k], ys[k], zs[k]] = vertices[v as usize];
-            let last = &mut self.last[v as usize];
-            // The previous position where this run marked the vertex (no branch: a coin flip).
-            let seen = *last & !0xffff_ffff == run;
-            self.keys[k] = if seen { *last as u32 } else { 0 };
-            *last = run | (k as u64 + 1);
+            let p = vertices[v as usize];
+            [self.xs[k], self.ys[k], self.zs[k]] = p;
+            [dx[len], dy[len], dz[len]] = p;
+            let mark = &mut self.marks[v as usize];
+            len += usize::from(*mark != self.run);
+            *mark = self.run;
         }
-        for v in [xs, ys, zs] {
-            let last = n.checked_sub(1).map_or_else(T::zero, |i| v[i]);
-            v[n..].fill(last);
+        self.len = len;
+        for (v, end) in [
+            (&mut self.xs, n),
+            (&mut self.ys, n),
+            (&mut self.zs, n),
+            (dx, len),
+            (dy, len),
+            (dz, len),
+        ] {
+            let last = end.checked_sub(1).map_or_else(T::zero, |i| v[i]);
+            v[end..end + READ_PAST].fill(last);
         }
         Ok(())
     }
 
     /// Every corner of the run by coordinate (`x`, `y`, `z`), three per face in slot order, then the
-    /// [`READ_PAST`] copies: those of a node's faces as gathered until a node above it is listed.
+    /// [`READ_PAST`] copies.
     pub(crate) fn coordinates(&self) -> [&[T]; 3] {
         [&self.xs, &self.ys, &self.zs]
     }
@@ -139,75 +130,26 @@ impl<T: Real> Corners<T> {
         3 * (slot - self.base)
     }
 
-    /// The distinct vertices of the node whose faces are `slots` (slots of the run), tested last (by
-    /// [`Corners::list`]): its list where it has one, else its corners less repeats, written over them.
-    pub(crate) fn distinct(&mut self, slots: Range<usize>) -> Points<'_, T> {
+    /// The corners of the faces in `slots` (slots of the run), three per face in slot order.
+    pub(crate) fn of_slots(&self, slots: Range<usize>) -> Points<'_, T> {
         let first = self.first_corner(slots.start);
-        let end = if slots.len() >= LISTED {
-            first + self.lens[slots.start - self.base] as usize
-        } else {
-            self.keep(first, first, first + 3 * slots.len(), first)
-        };
-        self.points(first, end)
-    }
-
-    /// What the proof tests node `slots` (slots of the run; module docs) against: for a node of fewer than
-    /// [`LISTED`] faces its corners; for a larger one, whose second child's faces start at slot `second`
-    /// (`None` for a leaf), its list, built from its children's (their corners or lists), which must have been
-    /// tested since anything else beginning at their first slots.
-    #[inline(always)]
-    pub(crate) fn list(&mut self, slots: Range<usize>, second: Option<usize>) -> Points<'_, T> {
-        let first = self.first_corner(slots.start);
-        let corners = 3 * slots.len();
-        if slots.len() < LISTED {
-            return self.points(first, first + corners);
-        }
-        let end = match second {
-            None => self.keep(first, first, first + corners, first),
-            Some(second) => {
-                let mid = self.first_corner(second);
-                let end = if second - slots.start >= LISTED {
-                    first + self.lens[slots.start - self.base] as usize
-                } else {
-                    self.keep(first, first, mid, first)
-                };
-                let right = if slots.end - second >= LISTED {
-                    self.lens[second - self.base] as usize
-                } else {
-                    3 * (slots.end - second)
-                };
-                self.keep(first, mid, mid + right, end)
-            }
-        };
-        self.lens[slots.start - self.base] = (end - first) as u32;
-        self.points(first, end)
-    }
-
-    /// Moves the corners `from..to` whose key lies at or before corner `first` (the previous corner with the
-    /// vertex lies before it, or there is none) to `end` onwards, in order; returns the end of what it moved.
-    /// `end ≤ from`, so nothing is overwritten before it is read.
-    #[inline(always)]
-    fn keep(&mut self, first: usize, from: usize, to: usize, mut end: usize) -> usize {
-        let bound = first as u32;
-        for k in from..to {
-            let key = self.keys[k];
-            self.xs[end] = self.xs[k];
-            self.ys[end] = self.ys[k];
-            self.zs[end] = self.zs[k];
-            self.keys[end] = key;
-            end += usize::from(key <= bound);
-        }
-        end
-    }
-
-    /// The corners `first..end`, padded as [`Points`] requires.
-    fn points(&self, first: usize, end: usize) -> Points<'_, T> {
-        let r = first..end + READ_PAST;
+        let r = first..first + 3 * slots.len() + READ_PAST;
         Points {
             xs: &self.xs[r.clone()],
             ys: &self.ys[r.clone()],
             zs: &self.zs[r],
-            len: end - first,
+            len: 3 * slots.len(),
+        }
+    }
+
+    /// The distinct vertices of the run, in order of first appearance.
+    pub(crate) fn distinct(&self) -> Points<'_, T> {
+        let r = ..self.len + READ_PAST;
+        Points {
+            xs: &self.distinct[0][r],
+            ys: &self.distinct[1][r],
+            zs: &self.distinct[2][r],
+            len: self.len,
         }
     }
 }
@@ -216,86 +158,41 @@ impl<T: Real> Corners<T> {
 mod tests {
     use super::*;
 
-    /// Splits `slots` at random into a binary tree whose leaves hold one to three faces, lists every node
-    /// children first, and checks that each node of at least [`LISTED`] faces is tested against its faces'
-    /// distinct vertices in order of first appearance, each smaller one against its corners, and the root's
-    /// distinct vertices.
-    fn list_subtree(
-        corners: &mut Corners<f64>,
-        faces: &[Face],
-        vertices: &[[f64; 3]],
-        slots: Range<usize>,
-        rng: &mut ccd_testkit::SplitMix64,
-    ) {
-        let second = (slots.len() > 3 || (slots.len() > 1 && rng.next_u64().is_multiple_of(2)))
-            .then(|| {
-                let mid = slots.start + 1 + (rng.next_u64() as usize % (slots.len() - 1));
-                list_subtree(corners, faces, vertices, slots.start..mid, rng);
-                list_subtree(corners, faces, vertices, mid..slots.end, rng);
-                mid
-            });
-        let listed = slots.len() >= LISTED;
-        let expected = |all: bool| {
-            let mut vs: Vec<u32> = Vec::new();
-            for v in faces[slots.clone()].iter().flat_map(|f| f.vertices) {
-                if all || !vs.contains(&v) {
-                    vs.push(v);
-                }
-            }
-            vs
-        };
-        let check = |points: Points<'_, f64>, vs: Vec<u32>| {
-            assert_eq!(points.len(), vs.len(), "{slots:?}");
-            for (k, &v) in vs.iter().enumerate() {
-                assert_eq!(points.get(k), vertices[v as usize], "{slots:?} {k}");
-            }
-        };
-        check(corners.list(slots.clone(), second), expected(!listed));
-    }
-
-    /// Lists built children first hold each node's distinct vertices, for random trees over runs of faces that
-    /// share vertices often; keys left by one run do not leak into the next.
+    /// The corners and the distinct vertices of runs of faces that share vertices often: every corner in slot
+    /// order, each vertex of the run once in order of first appearance, padded with the last; marks left by one
+    /// run do not hide vertices from the next.
     #[test]
-    fn lists_hold_each_distinct_vertex_once() {
-        let vertices: Vec<[f64; 3]> = (0..40).map(|i| [i as f64, 2.0 * i as f64, -1.0]).collect();
+    fn corners_and_distinct_vertices_of_runs() {
+        let vertices: Vec<[f64; 3]> = (0..12).map(|i| [i as f64, 2.0 * i as f64, -1.0]).collect();
         let mut rng = ccd_testkit::SplitMix64::new(5);
-        let faces: Vec<Face> = (0..300)
-            .map(|id| {
-                let a = (rng.next_u64() % 40) as u32;
-                let b = (a + 1 + (rng.next_u64() % 39) as u32) % 40;
-                let mut c = (rng.next_u64() % 40) as u32;
-                while c == a || c == b {
-                    c = (c + 1) % 40;
-                }
-                Face {
-                    vertices: [a, b, c],
-                    id,
-                }
+        let faces: Vec<Face> = (0..40)
+            .map(|id| Face {
+                vertices: std::array::from_fn(|_| (rng.next_u64() % 12) as u32),
+                id,
             })
             .collect();
         let mut corners = Corners::default();
-        for (start, end) in [
-            (0, 300),
-            (3, 9),
-            (3, 90),
-            (10, 11),
-            (0, 1),
-            (20, 300),
-            (7, 140),
-        ] {
-            for _ in 0..20 {
-                corners.gather(&faces, &vertices, start..end).unwrap();
-                list_subtree(&mut corners, &faces, &vertices, start..end, &mut rng);
-                let mut vs: Vec<u32> = Vec::new();
-                for v in faces[start..end].iter().flat_map(|f| f.vertices) {
-                    if !vs.contains(&v) {
-                        vs.push(v);
-                    }
+        for (start, end) in [(0, 40), (3, 9), (3, 9), (10, 11), (0, 1), (20, 40)] {
+            corners.gather(&faces, &vertices, start..end).unwrap();
+            let mut expected: Vec<u32> = Vec::new();
+            for v in faces[start..end].iter().flat_map(|f| f.vertices) {
+                if !expected.contains(&v) {
+                    expected.push(v);
                 }
-                let distinct = corners.distinct(start..end);
-                assert_eq!(distinct.len(), vs.len());
-                for (k, &v) in vs.iter().enumerate() {
-                    assert_eq!(distinct.get(k), vertices[v as usize]);
+            }
+            let run = corners.distinct();
+            assert_eq!(run.len(), expected.len());
+            for (k, &v) in expected.iter().enumerate() {
+                assert_eq!(run.get(k), vertices[v as usize]);
+            }
+            let last = vertices[*expected.last().unwrap() as usize];
+            for k in run.len()..run.len() + READ_PAST {
+                assert_eq!([run.xs[k], run.ys[k], run.zs[k]], last);
+            }
+            for (s, face) in faces.iter().enumerate().take(end).skip(start) {
+                let slot = corners.of_slots(s..s + 1);
+                for (k, &v) in face.vertices.iter().enumerate() {
+                    assert_eq!(slot.get(k), vertices[v as usize]);
                 }
             }
         }

@@ -36,11 +36,10 @@ const NODE_SCALARS: usize = 16;
 const _: () = assert!(size_of::<Node<f64, Obb<f64>>>() == NODE_SCALARS * 8);
 const _: () = assert!(size_of::<Node<f32, Obb<f32>>>() == NODE_SCALARS * 4);
 
-/// Whether every node of `group` (at most [`GROUP`] small nodes below one frontier node, in bounds of `nodes`,
-/// children before their parents) passes the one-node proof: axes orthonormal and every vertex of its list in
-/// its volume (module docs); else the first of them (in `group`'s order) that fails. `spans` is the proof's,
-/// `corners` the corners of the frontier node's faces, whose lists it builds for the group's nodes of more
-/// than one face.
+/// Whether every node of `group` (at most [`GROUP`] small nodes below one frontier node, in bounds of `nodes`)
+/// passes the one-node proof: axes orthonormal and every corner of its faces in its volume (module docs); else
+/// the first of them (in `group`'s order) that fails. `spans` is the proof's, `corners` the corners of the
+/// frontier node's faces.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F.
@@ -50,7 +49,7 @@ pub(super) unsafe fn group_holds<T: Real>(
     nodes: &[Node<T, Obb<T>>],
     group: &[u32],
     spans: &Spans,
-    corners: &mut Corners<T>,
+    corners: &Corners<T>,
 ) -> Result<(), usize> {
     assert!(!group.is_empty() && group.len() <= GROUP);
     assert!(group.iter().all(|&i| (i as usize) < nodes.len()));
@@ -60,7 +59,7 @@ pub(super) unsafe fn group_holds<T: Real>(
     };
     let small = u8::MAX >> (GROUP - group.len());
     let failed = small & !(orthonormal & (!single | held));
-    // The lists of the other nodes, in order, up to the first node that failed above.
+    // The corner runs of the other nodes, in order, up to the first node that failed above.
     let first_failed = failed.trailing_zeros() as usize;
     let runs = small & !single;
     for (l, &i) in group.iter().enumerate().take(first_failed) {
@@ -78,9 +77,7 @@ pub(super) unsafe fn group_holds<T: Real>(
             ],
             tau: v(15),
         };
-        let node = &nodes[i as usize];
-        let second = (!node.is_leaf()).then(|| spans.get(node.first_child() + 1).start);
-        let run = corners.list(spans.get(i as usize), second);
+        let run = corners.of_slots(spans.get(i as usize));
         // SAFETY: the CPU has AVX-512 F (contract).
         if !unsafe { holds_run::<T, Obb<T>>(&outer, run, Simd::Avx512) } {
             return Err(l);

@@ -21,11 +21,10 @@
 //! than a search through nested volumes down to the corners of small nodes. [`SMALL`] = 512: 128 and 256 do
 //! no better and 64 is slower, as each frontier node is then tested against more ancestors one call at a time.
 //!
-//! The frontier nodes are the proof's parallel tasks. Each gathers the corners of its faces into buffers the
-//! task reuses ([`Corners`]; a file-sized array of every corner, gathered once, cost its page faults at every
-//! open), tests every node of its subtree, children before their parents, against them (a node of at least
-//! [`LISTED`](super::corners::LISTED) faces against its list, each of its distinct vertices once), and then its
-//! own distinct vertices against each large ancestor. The nodes of a subtree are taken in index order where
+//! The frontier nodes are the proof's parallel tasks. Each gathers the corners of its faces and its distinct
+//! vertices into buffers the task reuses ([`Corners`]: a file-sized array of every corner, gathered once, cost
+//! its page faults at every open and `9·size_of::<T>()` bytes per face), tests every node of its subtree
+//! against those corners, and then its distinct vertices against each large ancestor. The nodes of a subtree are taken in index order where
 //! they lie side by side from the frontier node's first child on, as in every file the builder writes (found
 //! from the face slots alone, [`Proof::subtree`]), else by walking the subtree. The check of a frontier node's
 //! subtree is compiled three times, as is, with AVX2 and with AVX-512 F enabled, and the widest copy the CPU
@@ -142,7 +141,7 @@ macro_rules! check_copy {
         unsafe fn $name<T: Real, B: Enclose<T>>(
             proof: &Proof<'_, T, B>,
             nodes: &[u32],
-            corners: &mut Corners<T>,
+            corners: &Corners<T>,
         ) -> Result<(), FileError> {
             // SAFETY: this copy runs only where the CPU has these target features (contract).
             unsafe { proof.check(nodes, corners, $simd) }
@@ -170,10 +169,8 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         let corners = &mut scratch.corners;
         corners.gather(self.faces, self.vertices, slots.clone())?;
         self.subtree(q, &mut scratch.below, &mut scratch.stack);
-        // Children before their parents (module docs of `corners`): the reverse of parents before children.
-        scratch.below.reverse();
         self.check_in(simd, &scratch.below, corners)?;
-        let run = corners.distinct(slots);
+        let run = corners.distinct();
         for &k in &ancestry.chains[chain] {
             let (p, outer) = &ancestry.outers[k as usize];
             // SAFETY: `simd` is an instruction set of this CPU (`Simd::available`).
@@ -231,12 +228,7 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     }
 
     /// [`Proof::check`] in its copy for `simd`, an instruction set of this CPU ([`Simd::available`]).
-    fn check_in(
-        &self,
-        simd: Simd,
-        nodes: &[u32],
-        corners: &mut Corners<T>,
-    ) -> Result<(), FileError> {
+    fn check_in(&self, simd: Simd, nodes: &[u32], corners: &Corners<T>) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
         match simd {
             Simd::Avx512 => {
@@ -255,8 +247,8 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
         unsafe { self.check(nodes, corners, Simd::Plain) }
     }
 
-    /// Checks every node of `nodes` (the small nodes below one frontier node, children before their parents,
-    /// whose faces' corners `corners` holds) against its list (module docs), with the run tests of `simd`.
+    /// Checks every node of `nodes` (the small nodes below one frontier node, whose faces' corners `corners`
+    /// holds) against the corners of its faces (module docs), with the run tests of `simd`.
     /// Everything it calls is inlined, so that each copy ([`check_avx2`], [`check_avx512`]) runs all of it with
     /// its target features, and `simd` is a constant there. The error is the first failing node's in that
     /// order.
@@ -267,7 +259,7 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
     unsafe fn check(
         &self,
         nodes: &[u32],
-        corners: &mut Corners<T>,
+        corners: &Corners<T>,
         simd: Simd,
     ) -> Result<(), FileError> {
         #[cfg(target_arch = "x86_64")]
@@ -288,20 +280,13 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
                 return Err(not_orthonormal::<T>(p));
             }
             let outer = self.nodes[p].bv.widen();
-            let run = corners.list(self.spans.get(p), self.second(p));
+            let run = corners.of_slots(self.spans.get(p));
             // SAFETY: `simd` is an instruction set of this CPU (contract).
             if !unsafe { holds_run::<T, B>(&outer, run, simd) } {
                 return Err(self.refusal(p, &outer, p));
             }
         }
         Ok(())
-    }
-
-    /// The first face slot of node `p`'s second child; `None` for a leaf.
-    #[inline(always)]
-    pub(super) fn second(&self, p: usize) -> Option<usize> {
-        let node = &self.nodes[p];
-        (!node.is_leaf()).then(|| self.spans.get(node.first_child() + 1).start)
     }
 
     /// The error for node `p`, which fails the proof: its axes, or a vertex of its faces outside its volume.
