@@ -5,8 +5,9 @@
 
 use std::ops::Range;
 
-use crate::{Face, FileError};
 use ccd_bv::Real;
+
+use crate::{Face, FileError};
 
 /// How many values past a run of corners a vector copy of the run test may read: it reads whole chunks of
 /// up to eight `f64` lanes (an AVX-512 register).

@@ -2,7 +2,8 @@
 //! the proof (the axis check, the widened test constant `τ`, and the corners of one-face leaves, half of all
 //! nodes) costs more there than the corner tests themselves when it runs one node at a time.
 //!
-//! A group of up to eight consecutive nodes is read by gathers (field `k` of every node of the group in one
+//! A group of up to eight nodes (of one frontier node's subtree, consecutive in a file the builder wrote) is read
+//! by gathers (field `k` of every node of the group in one
 //! instruction), widened exactly to `f64`, and each lane computes what the one-node path computes for its node,
 //! the same IEEE-754 double operations on the same operands in the same order (Rust never fuses them):
 //! - the axis check: for each pair `i ≤ j`, `3·|a_i·a_j − δ_ij| + 8ε ≤` [`max_defect`]. The one-node path tests
@@ -14,12 +15,13 @@
 //! - for a node of one face, the point test of its three corners.
 //!
 //! Nodes of more faces take their corner run through the same run tests as on the one-node path, with the
-//! lanes' widened volume. So a group passes exactly when each of its small nodes passes on the one-node path;
-//! a group that fails is checked again one node at a time, which names the first refusal
+//! lanes' widened volume. So a group passes exactly when each of its nodes passes on the one-node path; where
+//! one fails, the first that fails (in the group's order) is named, and the proof's error reports why
 //! ([`Proof`](super::soundness)).
 
-use ccd_bv::{Obb, Real};
 use std::arch::x86_64::*;
+
+use ccd_bv::{Obb, Real};
 
 use super::corners::Corners;
 use super::enclose::{Simd, WideObb, max_defect};

@@ -22,21 +22,21 @@
 //! no better and 64 is slower, as each frontier node is then tested against more ancestors one call at a time.
 //!
 //! The frontier nodes are the proof's parallel tasks. Each gathers the corners of its faces and its distinct
-//! vertices into buffers the task reuses ([`Corners`]: a file-sized array of every corner, gathered once, cost
+//! vertices into buffers the task reuses ([`Corners`]; a file-sized array of every corner, gathered once, cost
 //! its page faults at every open and `9·size_of::<T>()` bytes per face), tests every node of its subtree
-//! against those corners, and then its distinct vertices against each large ancestor. The nodes of a subtree are taken in index order where
-//! they lie side by side from the frontier node's first child on, as in every file the builder writes (found
-//! from the face slots alone, [`Proof::subtree`]), else by walking the subtree. The check of a frontier node's
-//! subtree is compiled three times, as is, with AVX2 and with AVX-512 F enabled, and the widest copy the CPU
-//! has runs ([`Simd::fastest`]), as does the run test of the large nodes: its instructions are wider, and its
-//! OBB run test is written with that instruction set (`obb_run_simd`), but every arithmetic operation is the
-//! same IEEE-754 double operation on the same operands in the same order (Rust never fuses `a·b + c` into one
-//! rounding, even where the target has FMA), so every copy computes bit for bit the same values and reaches
-//! the same verdict. Nodes of one or two faces ([`SHORT_RUN`] corners) use the plain run test in every copy: a
-//! vector loop of one or two iterations costs more than it saves. The AVX-512 copy checks OBB nodes eight at a
-//! time, one per lane (`obb_lanes`: the axis check, the test constant and the corners of one-face leaves
-//! computed for eight nodes per instruction, to the same verdicts), and names the first node of a group that
-//! fails.
+//! against those corners, and then its distinct vertices against each large ancestor. The nodes of a subtree
+//! are taken in index order where they lie side by side from the frontier node's first child on, as in every
+//! file the builder writes (found from the face slots alone, [`Proof::subtree`]), else by walking the
+//! subtree. The check of a frontier node's subtree is compiled three times, as is, with AVX2 and with AVX-512 F
+//! enabled, and the widest copy the CPU has runs ([`Simd::fastest`]), as does the run test of the large nodes:
+//! its instructions are wider, and its OBB run test is written with that instruction set (`obb_run_simd`), but
+//! every arithmetic operation is the same IEEE-754 double operation on the same operands in the same order
+//! (Rust never fuses `a·b + c` into one rounding, even where the target has FMA), so every copy computes bit
+//! for bit the same values and reaches the same verdict. Nodes of one or two faces ([`SHORT_RUN`] corners) use
+//! the plain run test in every copy: a vector loop of one or two iterations costs more than it saves. The
+//! AVX-512 copy checks OBB nodes eight at a time, one per lane (`obb_lanes`: the axis check, the test constant
+//! and the corners of one-face leaves computed for eight nodes per instruction, to the same verdicts), and
+//! names the first node of a group that fails.
 
 use std::ops::Range;
 
@@ -119,8 +119,8 @@ pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
     first_refusal.unwrap_or(Ok(()))
 }
 
-/// What a task of the proof reuses from one frontier node to the next: the corners of its faces, the nodes of
-/// its subtree and its distinct vertices.
+/// What a task of the proof reuses from one frontier node to the next: the corners and distinct vertices of
+/// its faces, and the nodes of its subtree with a stack to walk it.
 #[derive(Default)]
 struct Scratch<T> {
     corners: Corners<T>,
