@@ -256,7 +256,9 @@ fn patch(bytes: &mut [u8], pattern: &[u8], with: &[u8]) {
     reseal(bytes);
 }
 
-/// A flipped bit anywhere in the payload is reported as damage, naming the file; files of the previous format
+/// A flipped bit anywhere in the payload is reported as damage, naming the file, also where the damage breaks
+/// the tree or the archive (the root node's link and volume at the start of the payload, the archive's root
+/// record at its end), which validation reads while it computes the checksum; files of the previous format
 /// version (no checksum) are refused with a version error.
 #[test]
 fn damage_is_detected_by_the_checksum() {
@@ -264,7 +266,9 @@ fn damage_is_detected_by_the_checksum() {
     std::fs::create_dir_all(&dir).unwrap();
     let bytes = small_archive();
     let path = dir.join("damaged.bvh");
-    for at in [CHECKSUM_OFFSET + 16, bytes.len() / 2, bytes.len() - 1] {
+    let payload = CHECKSUM_OFFSET + 16;
+    let ends = (payload..payload + 128).chain(bytes.len() - 64..bytes.len());
+    for at in ends.chain([bytes.len() / 2]) {
         let mut damaged = bytes.clone();
         damaged[at] ^= 0x04;
         std::fs::write(&path, &damaged).unwrap();
@@ -288,6 +292,44 @@ fn damage_is_detected_by_the_checksum() {
         Err(FileError::VersionMismatch { found: 1, .. })
     ));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// In a file of several checksum chunks (1 MiB each), which validation hashes in the order it reads them, a bit
+/// flipped in any chunk (nodes, faces, vertices, the archive's root record) is reported as damage; the intact
+/// file opens.
+#[test]
+fn damage_in_any_chunk_is_detected() {
+    let mesh = icosphere(5, 1.0);
+    let bytes = tree::<f64, Obb<f64>>(&mesh, &BuildOptions::default())
+        .to_bytes()
+        .unwrap();
+    let chunk = 1 << 20;
+    assert!(bytes.len() > 4 * chunk, "{} bytes", bytes.len());
+    let at_once =
+        |b: &[u8]| BvhView::<f64, Obb<f64>>::from_bytes(Aligned::new(b).bytes()).map(|_| ());
+    at_once(&bytes).unwrap();
+    let payload = CHECKSUM_OFFSET + 16;
+    let mut rng = SplitMix64::new(3);
+    let within = |k: usize, rng: &mut SplitMix64| {
+        (payload + k * chunk + rng.below(chunk as u64) as usize).min(bytes.len() - 1)
+    };
+    let mut places: Vec<usize> = (0..bytes.len().div_ceil(chunk) - 1)
+        .map(|k| within(k, &mut rng))
+        .collect();
+    // The archive's root record, the vertices and the faces at the end.
+    places.extend([
+        bytes.len() - 1,
+        bytes.len() - 200_000,
+        bytes.len() - 400_000,
+    ]);
+    for at in places {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x10;
+        assert!(
+            matches!(at_once(&damaged), Err(FileError::ChecksumMismatch { .. })),
+            "byte {at}"
+        );
+    }
 }
 
 /// The header's build fields must agree with the tree: an edited depth or leaf size is refused even with a

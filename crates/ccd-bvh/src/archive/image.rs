@@ -6,7 +6,7 @@ use rkyv::ser::writer::IoWriter;
 use std::io::{self, Seek, SeekFrom, Write};
 
 use super::cast::node_bytes;
-use super::checksum::{Checksummed, checksum};
+use super::checksum::{Checksummed, Chunks};
 use super::header::{FileInfo, ScalarKind, Sections};
 use super::{BYTE_ORDER_MARK, CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC, PREAMBLE_LEN};
 use crate::{BuildOptions, Bvh, FileError, Hierarchy, MAX_LEAF_SIZE, Node};
@@ -136,9 +136,10 @@ pub(crate) fn ensure_little_endian() -> Result<(), FileError> {
 /// Checks the preamble and the archive of `bytes` (a whole file, 16-byte
 /// aligned) and returns its header and block ranges.
 ///
-/// With `checked` the payload's checksum is compared first, then the archive
-/// is validated with bytecheck and the tree with [`verify`](super::verify);
-/// without it none of these happens.
+/// With `checked` the archive is validated with bytecheck and the tree with
+/// [`verify`](super::verify) while the payload's checksum is computed, and a
+/// checksum mismatch is the error whatever else they found; without it none
+/// of these happens.
 ///
 /// # Safety
 /// With `checked == false` the caller guarantees that `bytes` is a file
@@ -180,16 +181,38 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
             body.len()
         )));
     }
-    if checked {
-        let (stored, computed) = (long(CHECKSUM_OFFSET), checksum(body));
-        if stored != computed {
-            return Err(FileError::ChecksumMismatch {
-                path: None,
-                stored,
-                computed,
-            });
-        }
+    if !checked {
+        // SAFETY: forwarded from this function's contract.
+        return unsafe { sections(bytes, body, version, None) };
     }
+    // The chunks are hashed as the validation reads them (`checksum` module docs); a mismatch is the error
+    // whatever else the validation found, as if the checksum had been compared before anything else.
+    let chunks = Chunks::new(body);
+    // SAFETY: with `Some(chunks)` the archive is validated: any bytes are allowed.
+    let found = unsafe { sections(bytes, body, version, Some(&chunks)) };
+    let (stored, computed) = (long(CHECKSUM_OFFSET), chunks.finish());
+    if stored != computed {
+        return Err(FileError::ChecksumMismatch {
+            path: None,
+            stored,
+            computed,
+        });
+    }
+    found
+}
+
+/// The header and block ranges of the archive `body` of the file `bytes` (format `version`), validated with
+/// bytecheck and [`verify`](super::verify) where `chunks` (its checksum, hashed on the way) is given.
+///
+/// # Safety
+/// With `chunks == None`, as [`parse`] with `checked == false`.
+unsafe fn sections(
+    bytes: &[u8],
+    body: &[u8],
+    version: u32,
+    chunks: Option<&Chunks<'_>>,
+) -> Result<Sections, FileError> {
+    let checked = chunks.is_some();
     if !(body.as_ptr() as usize).is_multiple_of(16) {
         return Err(FileError::Misaligned);
     }
@@ -254,8 +277,8 @@ pub(crate) unsafe fn parse(bytes: &[u8], checked: bool) -> Result<Sections, File
         )?,
         info,
     };
-    if checked {
-        super::verify::verify_any(bytes, &sections)?;
+    if let Some(chunks) = chunks {
+        super::verify::verify_any(bytes, &sections, chunks)?;
     }
     Ok(sections)
 }

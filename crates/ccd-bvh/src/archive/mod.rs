@@ -23,9 +23,12 @@
 //! [`BvhView::from_bytes`](crate::BvhView::from_bytes) check, before
 //! handing out a view, in this order:
 //! - the magic, the version, the byte-order mark and the payload length;
-//! - the checksum, before anything reads the payload: a mismatch is
+//! - the checksum: a mismatch is
 //!   [`FileError::ChecksumMismatch`](crate::FileError::ChecksumMismatch)
-//!   ("checksum mismatch: the file is damaged", naming the file);
+//!   ("checksum mismatch: the file is damaged", naming the file), whatever
+//!   else the checks below find (they run while the checksum is computed, each
+//!   1 MiB chunk hashed just before the tree walk reads it, so that the file
+//!   is read from memory once; every check is safe on any bytes);
 //! - the rkyv structure with bytecheck (every relative pointer and length in
 //!   bounds, alignment);
 //! - the header: known scalar and BV codes, block lengths matching the counts;

@@ -436,6 +436,7 @@ mod tests {
                 faces.len(),
                 leaf_size as usize,
                 bvh.stats().depth,
+                None,
             )
             .unwrap();
             for trial in 0..90 {
@@ -539,7 +540,7 @@ mod tests {
                 vertices[v].iter_mut().for_each(|x| *x *= 1.0 + size);
             }
             let verdict = |nodes: &[Node<f64, Obb<f64>>]| {
-                let spans = walk_tree(nodes, faces.len(), 1, bvh.stats().depth).unwrap();
+                let spans = walk_tree(nodes, faces.len(), 1, bvh.stats().depth, None).unwrap();
                 let proof = Proof {
                     nodes,
                     faces,

@@ -7,17 +7,22 @@
 
 use ccd_bv::{BoundingVolume, Real};
 
+use super::PREAMBLE_LEN;
 use super::cast::{cast_nodes, cast_plain};
+use super::checksum::Chunks;
 use super::enclose::Enclose;
 use super::header::Sections;
 use super::soundness::verify_containment;
-use super::walk::walk_tree;
+use super::walk::{NodeChunks, walk_tree};
 use crate::{Face, FileError, Node};
 
 /// Verifies the blocks of `bytes` for the scalar and volume types recorded
 /// in the header.
-pub(crate) fn verify_any(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
-    crate::with_types!(s.info.scalar, s.info.bv, |T, B| verify::<T, B>(bytes, s))
+/// `chunks` is the payload's checksum, whose chunks are hashed as the nodes are read.
+pub(crate) fn verify_any(bytes: &[u8], s: &Sections, chunks: &Chunks<'_>) -> Result<(), FileError> {
+    crate::with_types!(s.info.scalar, s.info.bv, |T, B| verify::<T, B>(
+        bytes, s, chunks
+    ))
 }
 
 fn corrupt(what: impl Into<String>) -> FileError {
@@ -41,7 +46,11 @@ pub(crate) fn blocks<'a, T: Real, B: BoundingVolume<T>>(
     Ok((nodes, faces, vertices))
 }
 
-fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), FileError> {
+fn verify<T: Real, B: Enclose<T>>(
+    bytes: &[u8],
+    s: &Sections,
+    chunks: &Chunks<'_>,
+) -> Result<(), FileError> {
     let (nodes, faces, vertices) = blocks::<T, B>(bytes, s)?;
     if nodes.is_empty() || faces.is_empty() || vertices.is_empty() {
         return Err(corrupt("empty node, face or vertex block"));
@@ -50,7 +59,13 @@ fn verify<T: Real, B: Enclose<T>>(bytes: &[u8], s: &Sections) -> Result<(), File
     // needs both.
     let leaf_size = s.info.options.leaf_size as usize;
     let (tree, blocks) = rayon::join(
-        || walk_tree(nodes, faces.len(), leaf_size, s.info.depth),
+        || {
+            let hashing = NodeChunks {
+                chunks,
+                offset: s.nodes.start - PREAMBLE_LEN,
+            };
+            walk_tree(nodes, faces.len(), leaf_size, s.info.depth, Some(hashing))
+        },
         || {
             let (face_refs, vertices_in_range) = rayon::join(
                 || verify_faces(faces, vertices.len()),

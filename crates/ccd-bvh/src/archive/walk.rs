@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use ccd_bv::{BoundingVolume, Real};
 
+use super::checksum::Chunks;
 use crate::{FileError, Node};
 
 /// Levels below the root whose subtrees are walked as separate parallel tasks (up to `2^PARALLEL_LEVELS`).
@@ -95,11 +96,20 @@ struct Found {
 }
 
 /// What a serial walk counts on its way: nodes reached since the last update of the shared count, levels
-/// below its start, and whether every volume so far is well formed.
+/// below its start, whether every volume so far is well formed, and the checksum chunk of the last node.
 struct Tally {
     batch: usize,
     levels: usize,
     well_formed: bool,
+    chunk: usize,
+}
+
+/// The checksum of the file whose node block starts `offset` bytes into the payload: the walk hashes the chunk
+/// of each node before it reads the node ([`Chunks::touch`]).
+#[derive(Clone, Copy)]
+pub(crate) struct NodeChunks<'c, 'a> {
+    pub(crate) chunks: &'c Chunks<'a>,
+    pub(crate) offset: usize,
 }
 
 /// A walk of one file's tree (module docs).
@@ -112,15 +122,17 @@ struct Walk<'a, T: Real, B> {
     spans: Spans,
     /// Nodes reached so far, updated by every task every [`BATCH`] nodes and at its end.
     reached: AtomicUsize,
+    hashing: Option<NodeChunks<'a, 'a>>,
 }
 
 /// Checks the tree of a file whose header records `leaf_size` and `depth` (module docs) and returns every
-/// node's face slots.
+/// node's face slots; hashes the checksum chunks of the nodes on the way (`hashing`).
 pub(crate) fn walk_tree<T: Real, B: BoundingVolume<T>>(
     nodes: &[Node<T, B>],
     faces: usize,
     leaf_size: usize,
     depth: usize,
+    hashing: Option<NodeChunks<'_, '_>>,
 ) -> Result<Spans, FileError> {
     if faces as u64 > 1 << 32 {
         return Err(corrupt(format!(
@@ -140,6 +152,7 @@ pub(crate) fn walk_tree<T: Real, B: BoundingVolume<T>>(
         depth,
         spans: Spans::new(nodes.len())?,
         reached: AtomicUsize::new(0),
+        hashing,
     };
     let found = walk.subtree(0, 0)?;
     let n = nodes.len();
@@ -170,6 +183,8 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
         if level >= PARALLEL_LEVELS || self.nodes[i].is_leaf() {
             return self.serial(i, level);
         }
+        let mut last = usize::MAX;
+        self.touch(i, &mut last);
         let c = self.enter(i, level)?;
         self.count(1)?;
         let (a, b) = rayon::join(
@@ -192,6 +207,7 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
             batch: 0,
             levels: 0,
             well_formed: true,
+            chunk: usize::MAX,
         };
         let span = self.descend(i, level, &mut tally)?;
         self.count(tally.batch)?;
@@ -212,6 +228,7 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
             tally.batch = 0;
         }
         tally.levels = tally.levels.max(lv + 1);
+        self.touch(j, &mut tally.chunk);
         let node = &self.nodes[j];
         tally.well_formed &= node.bv.is_well_formed();
         if node.is_leaf() {
@@ -223,6 +240,19 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
             let a = self.descend(c, lv + 1, tally)?;
             let b = self.descend(c + 1, lv + 1, tally)?;
             self.join(j, &a, &b)
+        }
+    }
+
+    /// Hashes the checksum chunk of node `j` unless it is `last`, the chunk of the task's last node, which is
+    /// then `j`'s.
+    #[inline(always)]
+    fn touch(&self, j: usize, last: &mut usize) {
+        if let Some(h) = self.hashing {
+            let k = Chunks::chunk_of(h.offset + j * size_of::<Node<T, B>>());
+            if k != *last {
+                h.chunks.touch(k);
+                *last = k;
+            }
         }
     }
 
