@@ -31,16 +31,34 @@ pub struct VolumeProfile<T> {
 impl<T: Real> VolumeProfile<T> {
     /// The profile of `volumes`: one pass, `O(n)`. An empty set has the profile `(0, 0)`.
     pub fn of<'a, B: BoundingVolume<T> + 'a>(volumes: impl IntoIterator<Item = &'a B>) -> Self {
-        volumes.into_iter().fold(
-            Self {
-                magnitude: T::zero(),
-                axis_defect: T::zero(),
-            },
-            |p, v| Self {
-                magnitude: largest(p.magnitude, v.magnitude()),
-                axis_defect: largest(p.axis_defect, v.axis_defect()),
-            },
-        )
+        volumes.into_iter().fold(Self::empty(), |p, v| p.with(v))
+    }
+
+    /// The profile of the empty set, `(0, 0)`.
+    pub fn empty() -> Self {
+        Self {
+            magnitude: T::zero(),
+            axis_defect: T::zero(),
+        }
+    }
+
+    /// The profile of this set with `volume` added.
+    #[inline]
+    pub fn with<B: BoundingVolume<T>>(self, volume: &B) -> Self {
+        self.merge(Self {
+            magnitude: volume.magnitude(),
+            axis_defect: volume.axis_defect(),
+        })
+    }
+
+    /// The profile of the union of the two sets: the same as [`of`](Self::of) over both sets' volumes in any
+    /// order (largest values; NaN where either is NaN).
+    #[inline]
+    pub fn merge(self, other: Self) -> Self {
+        Self {
+            magnitude: largest(self.magnitude, other.magnitude),
+            axis_defect: largest(self.axis_defect, other.axis_defect),
+        }
     }
 }
 
@@ -119,6 +137,29 @@ mod tests {
                 axis_defect: 0.0
             }
         );
+    }
+
+    /// Profiles of the parts of a set, merged in any grouping, are the profile of the whole, NaN included.
+    #[test]
+    fn merged_parts_give_the_profile_of_the_whole() {
+        let mut v = boxes();
+        for cut in 0..=v.len() {
+            let (l, r) = v.split_at(cut);
+            let whole = VolumeProfile::of(&v);
+            assert_eq!(VolumeProfile::of(l).merge(VolumeProfile::of(r)), whole);
+            assert_eq!(VolumeProfile::of(r).merge(VolumeProfile::of(l)), whole);
+        }
+        v[11].half[0] = f64::NAN;
+        for cut in [0, 5, 11, 12, 20] {
+            let (l, r) = v.split_at(cut);
+            for p in [
+                VolumeProfile::of(l).merge(VolumeProfile::of(r)),
+                VolumeProfile::of(r).merge(VolumeProfile::of(l)),
+            ] {
+                assert!(p.magnitude.is_nan(), "{cut}");
+                assert!(!p.axis_defect.is_nan());
+            }
+        }
     }
 
     #[test]

@@ -58,7 +58,11 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Self, BuildError> {
         build::validate(&vertices, triangles, options)?;
-        let (nodes, faces) = build::build::<T, B>(
+        let build::Built {
+            nodes,
+            faces,
+            profile,
+        } = build::build::<T, B>(
             &vertices,
             triangles,
             options,
@@ -66,7 +70,7 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
         );
         progress(triangles.len());
         Ok(Self {
-            profile: VolumeProfile::of(nodes.iter().map(|n| &n.bv)),
+            profile,
             nodes,
             faces,
             vertices,

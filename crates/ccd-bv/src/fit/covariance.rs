@@ -187,8 +187,29 @@ pub(crate) fn polygon_major_axis(points: &[[f64; 2]], poly: &[u32]) -> Option<[f
         yy += w * (9.0 * m[1] * m[1] + p[1] * p[1] + q[1] * q[1] + r[1] * r[1]);
         xy += w * (9.0 * m[0] * m[1] + p[0] * p[1] + q[0] * q[1] + r[0] * r[1]);
     }
-    let phi = 0.5 * (2.0 * xy).atan2(xx - yy);
-    Some([phi.cos(), phi.sin()])
+    Some(major_direction(xx - yy, xy))
+}
+
+/// The unit major eigenvector `(cos φ, sin φ)`, `tan 2φ = 2b / d`, of the symmetric 2×2 matrix with diagonal
+/// difference `d = a − c` and off-diagonal `b`, without trigonometry: with `r = √(d² + 4b²)`, the vector
+/// `(r + d, 2b)` (for `d ≥ 0`) or `(2|b|, ±(r − d))` with the sign of `b` (otherwise) normalised, whose sums
+/// add terms of one sign so nothing cancels, and whose sign is that of the angle `φ = ½·atan2(2b, d)` in
+/// `(−π/2, π/2]`; `(1, 0)` when `d = b = 0` (every direction is major). `d` and `b` are second moments on
+/// coordinates scaled into `[2^-128, 2^128]` ([`super::scale`]), so `d² + 4b²` neither overflows nor, unless
+/// both are negligible against the polygon's spread, underflows.
+fn major_direction(d: f64, b: f64) -> [f64; 2] {
+    let r = (d * d + 4.0 * b * b).sqrt();
+    let v = if d >= 0.0 {
+        [r + d, 2.0 * b]
+    } else {
+        [2.0 * b.abs(), (r - d).copysign(b)]
+    };
+    let n = (v[0] * v[0] + v[1] * v[1]).sqrt();
+    if n > 0.0 && n.is_finite() {
+        [v[0] / n, v[1] / n]
+    } else {
+        [1.0, 0.0]
+    }
 }
 
 /// Two-pass area-weighted mean, covariance and area of triangles yielded by
@@ -242,6 +263,18 @@ mod tests {
             let defect = (f.transpose() * f - Matrix3::identity()).amax();
             prop_assert!(defect <= 4.0 * f64::EPSILON, "defect {defect:e}");
             prop_assert!((f.determinant() - 1.0).abs() <= 4.0 * f64::EPSILON);
+        }
+
+        /// The trigonometry-free direction is `(cos φ, sin φ)` for `φ = ½·atan2(2b, d)`, signs included.
+        #[test]
+        fn major_direction_is_the_half_angle(
+            d in prop_oneof![Just(0.0), Just(-0.0), -1e3f64..1e3],
+            b in prop_oneof![Just(0.0), Just(-0.0), -1e3f64..1e3],
+        ) {
+            let [x, y] = major_direction(d, b);
+            let phi = 0.5 * (2.0 * b).atan2(d);
+            let want = if d == 0.0 && b == 0.0 { [1.0, 0.0] } else { [phi.cos(), phi.sin()] };
+            prop_assert!((x - want[0]).abs() <= 1e-15 && (y - want[1]).abs() <= 1e-15, "{d} {b}: {x} {y} vs {want:?}");
         }
 
         /// The closed form is the 3-D solver's major axis of the same polygon lying in the plane z = 0,

@@ -31,9 +31,8 @@ use rayon::prelude::*;
 use super::layout::{Below, Placed};
 use super::moments::{NodeStats, Tri, node_stats};
 use super::partition::partition_in_place;
-use super::{Context, MEAN_SPLIT_DEPTH};
+use super::{Built, Context, MEAN_SPLIT_DEPTH};
 use crate::Face;
-use crate::node::Node;
 
 /// Node sizes (triangles) whose OBB and RSS frames come from the hull
 /// surface when [`FitMethod::HullSurface`] is asked for.
@@ -43,7 +42,7 @@ pub const HULL_TRIANGLES: RangeInclusive<usize> = 3..=16;
 pub(super) fn build<T: Real, B: BoundingVolume<T>>(
     ctx: &Context<'_, T>,
     triangles: &[[u32; 3]],
-) -> (Vec<Node<T, B>>, Vec<Face>) {
+) -> Built<T, B> {
     let k = ccd_bv::fit::statistics_exponent(ctx.vertices);
     let mut tris: Vec<Tri> = triangles
         .par_iter()
@@ -52,7 +51,7 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
         .collect();
     let marks = Marks::new();
     let fast = Fast { ctx, marks: &marks };
-    let nodes = super::layout::build(triangles.len(), |below| {
+    let (nodes, profile) = super::layout::build(triangles.len(), |below| {
         fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default(), None, below)
     });
     let faces = tris
@@ -62,7 +61,11 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
             id: t.id,
         })
         .collect();
-    (nodes, faces)
+    Built {
+        nodes,
+        faces,
+        profile,
+    }
 }
 
 /// What every recursion level shares.

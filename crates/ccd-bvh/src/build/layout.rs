@@ -10,7 +10,7 @@
 //! Leaves that hold several faces leave their unused slots behind; one pass
 //! ([`compact`]) then closes those gaps, keeping the order.
 
-use ccd_bv::{BoundingVolume, Real};
+use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::node::{Node, NodeKind};
 
@@ -21,11 +21,14 @@ pub(super) struct Below<'a, T: Real, B> {
     base: usize,
 }
 
-/// The nodes a build produced: its own node and how many descendant slots it
-/// filled.
+/// The nodes a build produced: its own node, how many descendant slots it
+/// filled and the profile of its subtree's volumes (computed as each volume
+/// is placed, while it is in the cache, instead of in a pass over the node
+/// array after the build).
 pub(super) struct Placed<T: Real, B> {
     node: Node<T, B>,
     used: usize,
+    profile: VolumeProfile<T>,
 }
 
 /// A leaf over `count` faces from `start` (checked against the encoding in
@@ -36,6 +39,7 @@ pub(super) fn leaf<T: Real, B: BoundingVolume<T>>(
     count: usize,
 ) -> Placed<T, B> {
     Placed {
+        profile: VolumeProfile::empty().with(&bv),
         node: Node::leaf(bv, start, count)
             .expect("face offsets and counts were checked against the encoding in `validate`"),
         used: 0,
@@ -78,6 +82,7 @@ impl<T: Real, B: BoundingVolume<T>> Pair<'_, T, B> {
         self.slots[0] = l.node;
         self.slots[1] = r.node;
         Placed {
+            profile: l.profile.merge(r.profile).with(&bv),
             node: Node::internal(bv, self.base)
                 .expect("node indices were checked against the encoding in `validate`"),
             used: 2 + l.used + r.used,
@@ -86,11 +91,12 @@ impl<T: Real, B: BoundingVolume<T>> Pair<'_, T, B> {
 }
 
 /// Builds a tree over `faces` faces: `root` builds the root's subtree into
-/// the slots it is given; the result is the node array, gaps closed.
+/// the slots it is given; the result is the node array, gaps closed, and the
+/// profile of its volumes (`VolumeProfile::of` the nodes' volumes).
 pub(super) fn build<T: Real, B: BoundingVolume<T>>(
     faces: usize,
     root: impl FnOnce(Below<'_, T, B>) -> Placed<T, B>,
-) -> Vec<Node<T, B>> {
+) -> (Vec<Node<T, B>>, VolumeProfile<T>) {
     let filler = Node::leaf(B::zeroed(), 0, 1).expect("a one-face leaf at 0 is encodable");
     let mut nodes = vec![filler; 2 * faces - 1];
     let (first, rest) = nodes.split_at_mut(1);
@@ -99,11 +105,12 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
         base: 1,
     });
     first[0] = placed.node;
-    if placed.used + 1 == nodes.len() {
+    let nodes = if placed.used + 1 == nodes.len() {
         nodes
     } else {
         compact(&nodes, placed.used + 1)
-    }
+    };
+    (nodes, placed.profile)
 }
 
 /// The tree rooted at `nodes[0]` laid out again without gaps (`len` nodes),

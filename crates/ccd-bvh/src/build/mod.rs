@@ -10,7 +10,7 @@ mod partition;
 pub use fast::HULL_TRIANGLES;
 pub use options::{BuildMethod, BuildOptions};
 
-use ccd_bv::{BoundingVolume, Real};
+use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::node::{MAX_LEAF_SIZE, Node};
 use crate::{BuildError, Face};
@@ -101,13 +101,22 @@ pub(crate) fn in_range<T: Real>(xs: &[T]) -> bool {
     })
 }
 
+/// What a build produces: the node and face arrays and the profile of the
+/// nodes' volumes.
+pub(crate) struct Built<T: Real, B> {
+    pub(crate) nodes: Vec<Node<T, B>>,
+    pub(crate) faces: Vec<Face>,
+    /// `VolumeProfile::of` the nodes' volumes.
+    pub(crate) profile: VolumeProfile<T>,
+}
+
 /// Builds the node and face arrays for a validated mesh by `options.method`.
 pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
     vertices: &[[T; 3]],
     triangles: &[[u32; 3]],
     options: &BuildOptions,
     progress: &Progress<'_>,
-) -> (Vec<Node<T, B>>, Vec<Face>) {
+) -> Built<T, B> {
     let ctx = Context {
         vertices,
         options,
@@ -118,7 +127,7 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
         BuildMethod::Reference => {
             let mut tris = triangles.to_vec();
             let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
-            let nodes = layout::build(triangles.len(), |below| {
+            let (nodes, profile) = layout::build(triangles.len(), |below| {
                 subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0, below)
             });
             let faces = tris
@@ -126,7 +135,11 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
                 .zip(ids)
                 .map(|(vertices, id)| Face { vertices, id })
                 .collect();
-            (nodes, faces)
+            Built {
+                nodes,
+                faces,
+                profile,
+            }
         }
     }
 }
