@@ -44,8 +44,15 @@ pub(crate) fn fit_obb_shared<T: Real>(
     ids: &[u32],
     frame: &FitFrame,
 ) -> Obb<T> {
-    let k = vertex_exponent(vertices, ids);
-    let axes = axes_scaled(vertices, faces, ids, k, frame);
+    let (axes, k) = match frame {
+        // Given axes need no statistics, and the projections no scaling: the exact pass in `obb_with_axes` makes
+        // the box contain its vertices whatever the rounding of the projections.
+        FitFrame::Axes(axes) => (*axes, 0),
+        _ => {
+            let k = vertex_exponent(vertices, ids);
+            (axes_scaled(vertices, faces, ids, k, frame), k)
+        }
+    };
     obb_with_axes(vertices, ids, &axes, k)
 }
 

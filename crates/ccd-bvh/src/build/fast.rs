@@ -28,7 +28,7 @@ use std::sync::Mutex;
 use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Real};
 use rayon::prelude::*;
 
-use super::layout::{Below, Placed};
+use super::layout::{Placed, Site};
 use super::moments::{NodeStats, Tri, node_stats};
 use super::partition::partition_in_place;
 use super::{Built, Context, MEAN_SPLIT_DEPTH};
@@ -51,8 +51,8 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
         .collect();
     let marks = Marks::new();
     let fast = Fast { ctx, marks: &marks };
-    let (nodes, profile) = super::layout::build(triangles.len(), |below| {
-        fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default(), None, below)
+    let (nodes, profile) = super::layout::build(triangles.len(), |site| {
+        fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default(), None, site)
     });
     let faces = tris
         .iter()
@@ -76,7 +76,7 @@ struct Fast<'a, T> {
 
 impl<T: Real> Fast<'_, T> {
     /// The subtree over `tris` (reordered in place), whose first face lands
-    /// at `start`, its descendants written to `below`; `buf` holds the
+    /// at `start`, its nodes written to `site`; `buf` holds the
     /// calling task's reusable buffers and `held` the vertex marks it holds.
     ///
     /// Subtrees below the parallel threshold run on one thread, so the first
@@ -89,14 +89,14 @@ impl<T: Real> Fast<'_, T> {
         depth: u32,
         buf: &mut Buffers,
         held: Option<&mut Slot>,
-        below: Below<'_, T, B>,
-    ) -> Placed<T, B> {
+        site: Site<'_, T, B>,
+    ) -> Placed<T> {
         let count = tris.len();
         let parallel = count >= self.ctx.options.parallel_threshold;
         let mut held = match held {
             None if !parallel => {
                 let mut slot = self.marks.lock();
-                return self.subtree(tris, start, depth, buf, Some(&mut slot), below);
+                return self.subtree(tris, start, depth, buf, Some(&mut slot), site);
             }
             held => held,
         };
@@ -105,25 +105,25 @@ impl<T: Real> Fast<'_, T> {
             None => self.node::<B>(tris, depth, buf, &mut self.marks.lock()),
         };
         let Some(mid) = mid else {
-            return super::layout::leaf(bv, start, count);
+            return site.leaf(bv, start, count);
         };
         let (l, r) = tris.split_at_mut(mid);
-        let (pair, below_l, below_r) = below.split(mid, count);
+        let (fork, site_l, site_r) = site.split(mid, count);
         let (l, r) = if parallel {
             rayon::join(
-                || self.subtree::<B>(l, start, depth + 1, buf, None, below_l),
+                || self.subtree::<B>(l, start, depth + 1, buf, None, site_l),
                 || {
                     let mut own = Buffers::default();
-                    self.subtree::<B>(r, start + mid, depth + 1, &mut own, None, below_r)
+                    self.subtree::<B>(r, start + mid, depth + 1, &mut own, None, site_r)
                 },
             )
         } else {
             (
-                self.subtree::<B>(l, start, depth + 1, buf, held.as_deref_mut(), below_l),
-                self.subtree::<B>(r, start + mid, depth + 1, buf, held, below_r),
+                self.subtree::<B>(l, start, depth + 1, buf, held.as_deref_mut(), site_l),
+                self.subtree::<B>(r, start + mid, depth + 1, buf, held, site_r),
             )
         };
-        pair.join(bv, l, r)
+        fork.join(bv, l, r)
     }
 
     /// The volume of the node over `tris` and, unless it is a leaf, the size

@@ -14,78 +14,77 @@ use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::node::{Node, NodeKind};
 
-/// The slots for the descendants of one subtree: `nodes[0]` is the absolute
-/// slot `base`.
-pub(super) struct Below<'a, T: Real, B> {
-    nodes: &'a mut [Node<T, B>],
+/// Where one subtree goes: the slot of its own node and the slots for its
+/// descendants (`below[0]` is the absolute slot `base`).
+pub(super) struct Site<'a, T: Real, B> {
+    node: &'a mut Node<T, B>,
+    below: &'a mut [Node<T, B>],
     base: usize,
 }
 
-/// The nodes a build produced: its own node, how many descendant slots it
-/// filled and the profile of its subtree's volumes (computed as each volume
-/// is placed, while it is in the cache, instead of in a pass over the node
-/// array after the build).
-pub(super) struct Placed<T: Real, B> {
-    node: Node<T, B>,
+/// What a subtree's build reports once it has written its nodes: how many
+/// descendant slots it filled and the profile of its volumes (gathered as
+/// each volume is placed, while it is in the cache, instead of in a pass
+/// over the node array after the build).
+pub(super) struct Placed<T: Real> {
     used: usize,
     profile: VolumeProfile<T>,
 }
 
-/// A leaf over `count` faces from `start` (checked against the encoding in
-/// `validate`).
-pub(super) fn leaf<T: Real, B: BoundingVolume<T>>(
-    bv: B,
-    start: usize,
-    count: usize,
-) -> Placed<T, B> {
-    Placed {
-        profile: VolumeProfile::empty().with(&bv),
-        node: Node::leaf(bv, start, count)
-            .expect("face offsets and counts were checked against the encoding in `validate`"),
-        used: 0,
+/// The slot of an internal node whose children are being built, and the
+/// absolute slot of its first child.
+pub(super) struct Fork<'a, T: Real, B> {
+    node: &'a mut Node<T, B>,
+    first_child: usize,
+}
+
+impl<'a, T: Real, B: BoundingVolume<T>> Site<'a, T, B> {
+    /// Writes the leaf over `count` faces from `start` (checked against the
+    /// encoding in `validate`).
+    pub(super) fn leaf(self, bv: B, start: usize, count: usize) -> Placed<T> {
+        let profile = VolumeProfile::empty().with(&bv);
+        *self.node = Node::leaf(bv, start, count)
+            .expect("face offsets and counts were checked against the encoding in `validate`");
+        Placed { used: 0, profile }
     }
-}
 
-/// The two adjacent slots of a node's children, filled once both are built.
-pub(super) struct Pair<'a, T: Real, B> {
-    slots: &'a mut [Node<T, B>],
-    base: usize,
-}
-
-impl<'a, T: Real, B: BoundingVolume<T>> Below<'a, T, B> {
-    /// The descendant slots of the node over `count` faces split at `mid`:
-    /// the slots of its two children, then the descendant slots of the left
-    /// child and of the right child.
-    pub(super) fn split(self, mid: usize, count: usize) -> (Pair<'a, T, B>, Self, Self) {
-        let (pair, rest) = self.nodes.split_at_mut(2);
-        let (left, right) = rest.split_at_mut(2 * mid - 2);
-        debug_assert_eq!(right.len(), 2 * (count - mid) - 2);
+    /// The sites of the two children of the node over `count` faces split
+    /// at `mid`: their two adjacent slots come first, then the descendant
+    /// slots of the left child and of the right child.
+    pub(super) fn split(self, mid: usize, count: usize) -> (Fork<'a, T, B>, Self, Self) {
+        let (pair, rest) = self.below.split_at_mut(2);
+        let (below_l, below_r) = rest.split_at_mut(2 * mid - 2);
+        debug_assert_eq!(below_r.len(), 2 * (count - mid) - 2);
+        let (node_l, node_r) = pair.split_at_mut(1);
         let base = self.base;
         (
-            Pair { slots: pair, base },
-            Below {
-                nodes: left,
+            Fork {
+                node: self.node,
+                first_child: base,
+            },
+            Site {
+                node: &mut node_l[0],
+                below: below_l,
                 base: base + 2,
             },
-            Below {
-                nodes: right,
+            Site {
+                node: &mut node_r[0],
+                below: below_r,
                 base: base + 2 * mid,
             },
         )
     }
 }
 
-impl<T: Real, B: BoundingVolume<T>> Pair<'_, T, B> {
-    /// Writes the built children `l` and `r` into their slots and returns the
-    /// internal node `bv` above them.
-    pub(super) fn join(self, bv: B, l: Placed<T, B>, r: Placed<T, B>) -> Placed<T, B> {
-        self.slots[0] = l.node;
-        self.slots[1] = r.node;
+impl<T: Real, B: BoundingVolume<T>> Fork<'_, T, B> {
+    /// Writes the internal node `bv` above the children built as `l` and `r`.
+    pub(super) fn join(self, bv: B, l: Placed<T>, r: Placed<T>) -> Placed<T> {
+        let profile = l.profile.merge(r.profile).with(&bv);
+        *self.node = Node::internal(bv, self.first_child)
+            .expect("node indices were checked against the encoding in `validate`");
         Placed {
-            profile: l.profile.merge(r.profile).with(&bv),
-            node: Node::internal(bv, self.base)
-                .expect("node indices were checked against the encoding in `validate`"),
             used: 2 + l.used + r.used,
+            profile,
         }
     }
 }
@@ -95,16 +94,16 @@ impl<T: Real, B: BoundingVolume<T>> Pair<'_, T, B> {
 /// profile of its volumes (`VolumeProfile::of` the nodes' volumes).
 pub(super) fn build<T: Real, B: BoundingVolume<T>>(
     faces: usize,
-    root: impl FnOnce(Below<'_, T, B>) -> Placed<T, B>,
+    root: impl FnOnce(Site<'_, T, B>) -> Placed<T>,
 ) -> (Vec<Node<T, B>>, VolumeProfile<T>) {
     let filler = Node::leaf(B::zeroed(), 0, 1).expect("a one-face leaf at 0 is encodable");
     let mut nodes = vec![filler; 2 * faces - 1];
     let (first, rest) = nodes.split_at_mut(1);
-    let placed = root(Below {
-        nodes: rest,
+    let placed = root(Site {
+        node: &mut first[0],
+        below: rest,
         base: 1,
     });
-    first[0] = placed.node;
     let nodes = if placed.used + 1 == nodes.len() {
         nodes
     } else {

@@ -14,7 +14,7 @@ use ccd_bv::{BoundingVolume, Real, VolumeProfile};
 
 use crate::node::{MAX_LEAF_SIZE, Node};
 use crate::{BuildError, Face};
-use layout::{Below, Placed};
+use layout::{Placed, Site};
 
 /// Below this depth nodes are split at the mean (the thesis rule); deeper
 /// ones at the median, which bounds the depth (and the recursion) by
@@ -127,8 +127,8 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
         BuildMethod::Reference => {
             let mut tris = triangles.to_vec();
             let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
-            let (nodes, profile) = layout::build(triangles.len(), |below| {
-                subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0, below)
+            let (nodes, profile) = layout::build(triangles.len(), |site| {
+                subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0, site)
             });
             let faces = tris
                 .into_iter()
@@ -178,21 +178,21 @@ struct Context<'a, T> {
 
 /// The reference build of the subtree over `tris` (and their `ids`,
 /// reordered alike), whose first face lands at `start`, its descendants
-/// written to `below`.
+/// written to `site`.
 fn subtree<T: Real, B: BoundingVolume<T>>(
     ctx: &Context<'_, T>,
     tris: &mut [[u32; 3]],
     ids: &mut [u32],
     start: usize,
     depth: u32,
-    below: Below<'_, T, B>,
-) -> Placed<T, B> {
+    site: Site<'_, T, B>,
+) -> Placed<T> {
     let (vertices, options) = (ctx.vertices, ctx.options);
     let bv = B::fit(vertices, tris, options.fit);
     let count = tris.len();
     if count <= options.leaf_size as usize {
         ctx.progress.leaf(count);
-        return layout::leaf(bv, start, count);
+        return site.leaf(bv, start, count);
     }
     let mid = if depth < MEAN_SPLIT_DEPTH {
         partition::split(vertices, tris, ids)
@@ -201,13 +201,13 @@ fn subtree<T: Real, B: BoundingVolume<T>>(
     };
     let (tris_l, tris_r) = tris.split_at_mut(mid);
     let (ids_l, ids_r) = ids.split_at_mut(mid);
-    let (pair, below_l, below_r) = below.split(mid, count);
-    let left = move || subtree::<T, B>(ctx, tris_l, ids_l, start, depth + 1, below_l);
-    let right = move || subtree::<T, B>(ctx, tris_r, ids_r, start + mid, depth + 1, below_r);
+    let (fork, site_l, site_r) = site.split(mid, count);
+    let left = move || subtree::<T, B>(ctx, tris_l, ids_l, start, depth + 1, site_l);
+    let right = move || subtree::<T, B>(ctx, tris_r, ids_r, start + mid, depth + 1, site_r);
     let (l, r) = if count >= options.parallel_threshold {
         rayon::join(left, right)
     } else {
         (left(), right())
     };
-    pair.join(bv, l, r)
+    fork.join(bv, l, r)
 }
