@@ -126,6 +126,11 @@ impl<T: Real, B> Node<T, B> {
     }
 }
 
+// SAFETY: `Node` is `repr(C)` with two fields, `bv: B` (`Zeroable`) and `link: T::Bits` (`Pod`, hence
+// `Zeroable`), so the all-zero bit pattern is a valid value of every field and of the node (an internal node
+// whose first child is 0). Tested by `zeroed_node_is_a_valid_value`.
+unsafe impl<T: Real, B: bytemuck::Zeroable> bytemuck::Zeroable for Node<T, B> {}
+
 /// A triangle of the reordered face array: three vertex indices and the
 /// triangle's index in the caller's original triangle list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -142,6 +147,18 @@ pub struct Face {
 mod tests {
     use super::*;
     use ccd_bv::{Aabb, Obb, Rss, Sphere};
+
+    /// The all-zero node (what a zero-initialised node array holds) is an internal node over child 0 with the
+    /// all-zero volume.
+    #[test]
+    fn zeroed_node_is_a_valid_value() {
+        use bytemuck::Zeroable;
+        let n = Node::<f64, Obb<f64>>::zeroed();
+        assert_eq!(n.kind(), NodeKind::Internal { first_child: 0 });
+        assert_eq!(n, Node::internal(Obb::zeroed(), 0).unwrap());
+        let v: Vec<Node<f32, Aabb<f32>>> = bytemuck::zeroed_vec(3);
+        assert!(v.iter().all(|n| *n == Node::internal(Aabb::zeroed(), 0).unwrap()));
+    }
 
     #[test]
     fn node_sizes_have_no_padding() {

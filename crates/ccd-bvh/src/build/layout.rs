@@ -96,8 +96,9 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
     faces: usize,
     root: impl FnOnce(Site<'_, T, B>) -> Placed<T>,
 ) -> (Vec<Node<T, B>>, VolumeProfile<T>) {
-    let filler = Node::leaf(B::zeroed(), 0, 1).expect("a one-face leaf at 0 is encodable");
-    let mut nodes = vec![filler; 2 * faces - 1];
+    // Zeroed memory (no pass writing a placeholder into each slot): every slot the tree uses is written by the
+    // build, and `compact` reads only those.
+    let mut nodes: Vec<Node<T, B>> = bytemuck::zeroed_vec(2 * faces - 1);
     let (first, rest) = nodes.split_at_mut(1);
     let placed = root(Site {
         node: &mut first[0],
