@@ -24,6 +24,7 @@ pub mod continuous;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub mod f64x2;
 pub mod fit;
+mod lanes;
 pub mod lower_bound;
 pub mod moving;
 mod obb;

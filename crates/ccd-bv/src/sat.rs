@@ -29,11 +29,10 @@
 //! axis table corrected: the printed `TESTCASE1` is transposed and its first
 //! `TESTCASE3` is wrong.
 
-use std::ops::{Add, Mul, Sub};
-
 use nalgebra::{Matrix3, Vector3};
 
 use crate::Real;
+pub(crate) use crate::lanes::Lanes;
 
 /// Whether box B is separated from box A by one of the 15 SAT axes.
 ///
@@ -90,93 +89,6 @@ pub fn obb_disjoint_by<T: Real>(
         margin,
     );
     sep
-}
-
-/// `N` independent values of `T`, combined lane by lane (see the module
-/// documentation).
-///
-/// The lane operations are plain loops rather than `array::from_fn` or
-/// `map`: those go through closures that LLVM does not always inline in code
-/// as large as the SAT, and one out-of-line call per operation defeats the
-/// vectoriser.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Lanes<T, const N: usize>(pub(crate) [T; N]);
-
-impl<T: Real, const N: usize> Lanes<T, N> {
-    /// `x` in every lane.
-    #[inline(always)]
-    pub(crate) fn splat(x: T) -> Self {
-        Self([x; N])
-    }
-
-    /// Lane-wise `f(self, rhs)`.
-    #[inline(always)]
-    fn zip(mut self, rhs: Self, f: impl Fn(T, T) -> T) -> Self {
-        for k in 0..N {
-            self.0[k] = f(self.0[k], rhs.0[k]);
-        }
-        self
-    }
-
-    /// Lane-wise `|x|`.
-    #[inline(always)]
-    pub(crate) fn abs(mut self) -> Self {
-        for k in 0..N {
-            self.0[k] = self.0[k].abs();
-        }
-        self
-    }
-
-    /// Lane-wise `rhs` where `rhs > self`, else `self` (so a NaN `rhs` is skipped): one `maxpd` per pair of
-    /// lanes, where `f64::max`'s NaN rule needs a blend.
-    #[inline(always)]
-    pub(crate) fn larger(self, rhs: Self) -> Self {
-        self.zip(rhs, |x, y| if y > x { y } else { x })
-    }
-
-    /// Lane-wise `x` where `x > 0`, else 0 (NaN gives 0).
-    #[inline(always)]
-    pub(crate) fn positive_or_zero(mut self) -> Self {
-        for k in 0..N {
-            let x = self.0[k];
-            self.0[k] = if x > T::zero() { x } else { T::zero() };
-        }
-        self
-    }
-
-    /// Lane-wise `self > rhs` (false where either is NaN).
-    #[inline(always)]
-    fn gt(self, rhs: Self) -> [bool; N] {
-        let mut m = [false; N];
-        for (k, m) in m.iter_mut().enumerate() {
-            *m = self.0[k] > rhs.0[k];
-        }
-        m
-    }
-}
-
-impl<T: Real, const N: usize> Add for Lanes<T, N> {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
-        self.zip(rhs, |x, y| x + y)
-    }
-}
-
-impl<T: Real, const N: usize> Sub for Lanes<T, N> {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, rhs: Self) -> Self {
-        self.zip(rhs, |x, y| x - y)
-    }
-}
-
-impl<T: Real, const N: usize> Mul for Lanes<T, N> {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, rhs: Self) -> Self {
-        self.zip(rhs, |x, y| x * y)
-    }
 }
 
 /// [`obb_disjoint`] for `N` box pairs at once, one per lane: `r[i][j]` is

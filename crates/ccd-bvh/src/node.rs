@@ -157,7 +157,10 @@ mod tests {
         assert_eq!(n.kind(), NodeKind::Internal { first_child: 0 });
         assert_eq!(n, Node::internal(Obb::zeroed(), 0).unwrap());
         let v: Vec<Node<f32, Aabb<f32>>> = bytemuck::zeroed_vec(3);
-        assert!(v.iter().all(|n| *n == Node::internal(Aabb::zeroed(), 0).unwrap()));
+        assert!(
+            v.iter()
+                .all(|n| *n == Node::internal(Aabb::zeroed(), 0).unwrap())
+        );
     }
 
     #[test]

@@ -85,6 +85,16 @@ pub fn principal_axes(cov: &Matrix3<f64>) -> Matrix3<f64> {
     eigen_sorted(cov).0
 }
 
+/// [`principal_axes`] of each matrix of `covs` with its eigenvalues (descending; the Rayleigh quotients of the
+/// returned columns), appended to `out` in order.
+///
+/// # Guarantee
+/// Bit for bit what [`principal_axes`] returns for each matrix, computed eight at a time where the processor has
+/// AVX (about a quarter of the time per matrix), one at a time elsewhere.
+pub fn principal_axes_many(covs: &[Matrix3<f64>], out: &mut Vec<(Matrix3<f64>, [f64; 3])>) {
+    super::eigen_lanes::eigen_sorted_many(covs, out);
+}
+
 /// A right-handed orthonormal frame whose first column is `u` (normalised)
 /// and whose second lies in the plane of `u` and `v` (Gram–Schmidt, applied
 /// twice: one pass leaves the second column off orthogonal by about

@@ -189,16 +189,25 @@ impl Shifted {
 /// two Newton steps (the cubic's slope there is at least 6 and it is convex, so each step squares the
 /// error: relative error about `2.5e-16`). A NaN stays NaN.
 fn top_root(s: f64) -> f64 {
-    let x = 1.732_132_659_066_383_7
-        + s * (0.330_660_700_441_691_7
-            + s * (-0.081_382_394_845_779_1 + s * 0.018_639_367_794_966_707));
+    let [c0, c1, c2, c3] = top_root_poly();
+    let x = c0 + s * (c1 + s * (c2 + s * c3));
     let step = |x: f64| x - (x * x * x - 3.0 * x - 2.0 * s) / (3.0 * x * x - 3.0);
     step(step(x))
 }
 
+/// The coefficients, constant term first, of `top_root`'s starting cubic.
+pub(crate) const fn top_root_poly() -> [f64; 4] {
+    [
+        1.732_132_659_066_383_7,
+        0.330_660_700_441_691_7,
+        -0.081_382_394_845_779_1,
+        0.018_639_367_794_966_707,
+    ]
+}
+
 /// Off-diagonal magnitude of the 2×2 problem, relative to the largest entry
 /// of `A`, below which it counts as diagonal (module docs).
-const TINY: f64 = 8.0 * f64::EPSILON;
+pub(crate) const TINY: f64 = 8.0 * f64::EPSILON;
 
 /// An orthonormal basis of the plane orthogonal to the unit vector `v`.
 fn plane_basis(v: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {

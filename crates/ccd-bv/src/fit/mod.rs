@@ -39,13 +39,14 @@
 mod bounds;
 mod covariance;
 mod eigen;
+mod eigen_lanes;
 mod exact;
 mod frame;
 mod hull;
 mod rss;
 mod scale;
 
-pub use covariance::{point_covariance, principal_axes, triangle_covariance};
+pub use covariance::{point_covariance, principal_axes, principal_axes_many, triangle_covariance};
 pub use frame::obb_axes;
 pub use hull::convex_hull;
 pub use scale::{scaled_vertex, statistics_exponent};

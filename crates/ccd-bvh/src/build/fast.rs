@@ -25,11 +25,12 @@
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
 
+use ccd_bv::fit::principal_axes_many;
 use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Real};
 use rayon::prelude::*;
 
 use super::layout::{Placed, Site};
-use super::moments::{NodeStats, Tri, node_stats};
+use super::moments::{NodeStats, Tri, node_moments, node_stats};
 use super::partition::partition_in_place;
 use super::{Built, Context, MEAN_SPLIT_DEPTH};
 use crate::Face;
@@ -100,9 +101,16 @@ impl<T: Real> Fast<'_, T> {
             }
             held => held,
         };
+        if let Some(slot) = held
+            .as_deref_mut()
+            .filter(|_| !parallel && count <= LEVELLED)
+        {
+            return self.levelled::<B>(tris, start, depth, buf, slot, site);
+        }
+        let stats = (count > 1).then(|| node_stats(tris));
         let (bv, mid) = match held.as_deref_mut() {
-            Some(slot) => self.node::<B>(tris, depth, buf, slot),
-            None => self.node::<B>(tris, depth, buf, &mut self.marks.lock()),
+            Some(slot) => self.node::<B>(tris, depth, stats, buf, slot),
+            None => self.node::<B>(tris, depth, stats, buf, &mut self.marks.lock()),
         };
         let Some(mid) = mid else {
             return site.leaf(bv, start, count);
@@ -126,18 +134,90 @@ impl<T: Real> Fast<'_, T> {
         fork.join(bv, l, r)
     }
 
-    /// The volume of the node over `tris` and, unless it is a leaf, the size
-    /// of its first child (`tris` reordered into the two children).
+    /// [`subtree`](Self::subtree) for a sequential subtree, built level by
+    /// level: the triangle covariances of a level's nodes are decomposed
+    /// together ([`ccd_bv::fit::principal_axes_many`], eight at a time with
+    /// AVX, bit for bit the one-at-a-time axes), then each node is fitted
+    /// and split as [`node`](Self::node) does. The same nodes in the same
+    /// slots as the depth-first order; subtrees are small enough
+    /// ([`LEVELLED`]) for a level's triangles to stay in the cache.
+    fn levelled<B: BoundingVolume<T>>(
+        &self,
+        tris: &mut [Tri],
+        start: usize,
+        depth: u32,
+        buf: &mut Buffers,
+        marks: &mut Slot,
+        site: Site<'_, T, B>,
+    ) -> Placed<T> {
+        let mut placed = Placed::empty();
+        let mut level = vec![Pending {
+            tris,
+            start,
+            depth,
+            site,
+        }];
+        let mut next = Vec::with_capacity(2);
+        let (mut moments, mut covs, mut axes) = (Vec::new(), Vec::new(), Vec::new());
+        while !level.is_empty() {
+            moments.clear();
+            moments.extend(
+                level
+                    .iter()
+                    .filter(|p| p.tris.len() > 1)
+                    .map(|p| node_moments(p.tris)),
+            );
+            covs.clear();
+            covs.extend(moments.iter().map(|m| m.cov));
+            axes.clear();
+            principal_axes_many(&covs, &mut axes);
+            let mut decomposed = moments.iter().zip(&axes);
+            for p in level.drain(..) {
+                let count = p.tris.len();
+                let stats = (count > 1).then(|| {
+                    let (m, (a, _)) = decomposed
+                        .next()
+                        .expect("one decomposition per node of two or more");
+                    m.stats(*a)
+                });
+                let (bv, mid) = self.node::<B>(p.tris, p.depth, stats, buf, marks);
+                let Some(mid) = mid else {
+                    placed.absorb(p.site.leaf(bv, p.start, count));
+                    continue;
+                };
+                let (l, r) = p.tris.split_at_mut(mid);
+                let (site_l, site_r) = p.site.internal(bv, mid, count, &mut placed);
+                next.push(Pending {
+                    tris: l,
+                    start: p.start,
+                    depth: p.depth + 1,
+                    site: site_l,
+                });
+                next.push(Pending {
+                    tris: r,
+                    start: p.start + mid,
+                    depth: p.depth + 1,
+                    site: site_r,
+                });
+            }
+            std::mem::swap(&mut level, &mut next);
+        }
+        placed
+    }
+
+    /// The volume of the node over `tris` whose statistics (for two or more
+    /// triangles) are `stats` and, unless it is a leaf, the size of its first
+    /// child (`tris` reordered into the two children).
     fn node<B: BoundingVolume<T>>(
         &self,
         tris: &mut [Tri],
         depth: u32,
+        stats: Option<NodeStats>,
         buf: &mut Buffers,
         marks: &mut Slot,
     ) -> (B, Option<usize>) {
         let (vertices, options) = (self.ctx.vertices, self.ctx.options);
         let count = tris.len();
-        let stats = (count > 1).then(|| node_stats(tris));
         let frame = frame(count, options.fit, stats.as_ref());
         buf.faces.clear();
         buf.faces.extend(tris.iter().map(|t| t.vertices));
@@ -150,6 +230,19 @@ impl<T: Real> Fast<'_, T> {
         let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH, &mut buf.keys);
         (bv, Some(mid))
     }
+}
+
+/// Sequential subtrees of at most this many triangles are built level by
+/// level ([`Fast::levelled`]); larger ones depth first.
+const LEVELLED: usize = 512;
+
+/// A node waiting for its level in [`Fast::levelled`]: its triangles, the
+/// face offset of the first, its depth and where it goes.
+struct Pending<'a, T: Real, B> {
+    tris: &'a mut [Tri],
+    start: usize,
+    depth: u32,
+    site: Site<'a, T, B>,
 }
 
 /// A task's reusable buffers: a node's faces, its distinct vertices and the

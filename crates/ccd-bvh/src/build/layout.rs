@@ -31,6 +31,23 @@ pub(super) struct Placed<T: Real> {
     profile: VolumeProfile<T>,
 }
 
+impl<T: Real> Placed<T> {
+    /// Nothing placed yet (what a level-by-level build starts from).
+    pub(super) fn empty() -> Self {
+        Self {
+            used: 0,
+            profile: VolumeProfile::empty(),
+        }
+    }
+
+    /// Adds the nodes of another part of the same subtree (a leaf placed by a
+    /// level-by-level build).
+    pub(super) fn absorb(&mut self, other: Self) {
+        self.used += other.used;
+        self.profile = self.profile.merge(other.profile);
+    }
+}
+
 /// The slot of an internal node whose children are being built, and the
 /// absolute slot of its first child.
 pub(super) struct Fork<'a, T: Real, B> {
@@ -46,6 +63,24 @@ impl<'a, T: Real, B: BoundingVolume<T>> Site<'a, T, B> {
         *self.node = Node::leaf(bv, start, count)
             .expect("face offsets and counts were checked against the encoding in `validate`");
         Placed { used: 0, profile }
+    }
+
+    /// Writes the internal node `bv` over `count` faces split at `mid` before
+    /// its children are built (a build that goes level by level), counts it
+    /// in `placed`, and returns its children's sites.
+    pub(super) fn internal(
+        self,
+        bv: B,
+        mid: usize,
+        count: usize,
+        placed: &mut Placed<T>,
+    ) -> (Self, Self) {
+        let (fork, l, r) = self.split(mid, count);
+        placed.used += 2;
+        placed.profile = placed.profile.with(&bv);
+        *fork.node = Node::internal(bv, fork.first_child)
+            .expect("node indices were checked against the encoding in `validate`");
+        (l, r)
     }
 
     /// The sites of the two children of the node over `count` faces split

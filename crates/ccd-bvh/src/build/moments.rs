@@ -89,7 +89,7 @@ const FLAT: f64 = 1e-12;
 /// (unlike moments about the origin, which lose everything for a small node
 /// far from it). For a total area of 0, the covariance of the centroids (two
 /// passes).
-pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
+pub(crate) fn node_moments(tris: &[Tri]) -> NodeMoments {
     let r = tris[0].centroid;
     let (area, first, second) = shifted_sums(tris, &r);
     let weighted = area > 0.0 && area.is_finite();
@@ -110,18 +110,44 @@ pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
         let mean = tris.iter().fold(Vector3::zeros(), |s, t| s + t.centroid) / n;
         (n, mean, sums(tris, &mean, |_| 1.0, |_| [0.0; 6]))
     };
-    let cov = Matrix3::new(c[0], c[3], c[4], c[3], c[1], c[5], c[4], c[5], c[2]) / total;
-    let axes = principal_axes(&cov);
-    let spread = |j: usize| {
-        let a: Vector3<f64> = axes.column(j).into();
-        a.dot(&(cov * a))
-    };
-    let spans_plane = weighted && spread(1) > FLAT * spread(0);
-    NodeStats {
-        axes,
+    NodeMoments {
+        cov: Matrix3::new(c[0], c[3], c[4], c[3], c[1], c[5], c[4], c[5], c[2]) / total,
         mean,
-        spans_plane,
+        weighted,
     }
+}
+
+/// A node's triangle covariance before its eigen-decomposition (which a
+/// build may batch over many nodes).
+pub(crate) struct NodeMoments {
+    /// The covariance (scaled units).
+    pub(crate) cov: Matrix3<f64>,
+    /// The area-weighted mean centroid (scaled units).
+    mean: Vector3<f64>,
+    /// Whether the total area is positive and finite (else `cov` is the
+    /// centroids' covariance).
+    weighted: bool,
+}
+
+impl NodeMoments {
+    /// The statistics, given `axes = principal_axes(&self.cov)`.
+    pub(crate) fn stats(&self, axes: Matrix3<f64>) -> NodeStats {
+        let spread = |j: usize| {
+            let a: Vector3<f64> = axes.column(j).into();
+            a.dot(&(self.cov * a))
+        };
+        NodeStats {
+            axes,
+            mean: self.mean,
+            spans_plane: self.weighted && spread(1) > FLAT * spread(0),
+        }
+    }
+}
+
+/// [`node_moments`] and their statistics.
+pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
+    let m = node_moments(tris);
+    m.stats(principal_axes(&m.cov))
 }
 
 /// `ΣA`, `ΣA·d` and `Σ(own + A·d·dᵀ)` (`xx, yy, zz, xy, xz, yz`) over `tris`,
