@@ -67,6 +67,20 @@ pub enum FitFrame {
     /// with exact predicates, which is slow precisely for nearly flat point
     /// sets. For the small nodes of a tree build.
     ProjectedHull,
+    /// [`ProjectedHull`](Self::ProjectedHull) with the eigen-decomposition of
+    /// the distinct vertices' covariance already done: `axes` and `spreads`
+    /// are what [`fit::principal_axes_many`](crate::fit::principal_axes_many)
+    /// gives for [`fit::vertex_covariance`](crate::fit::vertex_covariance) of
+    /// the same vertices (a tree builder decomposes many nodes' covariances
+    /// together). The volume is then bit for bit `ProjectedHull`'s; other
+    /// axes or spreads change its tightness, never its containment.
+    ProjectedHullOf {
+        /// Principal axes of the vertices' covariance (columns, by descending
+        /// spread).
+        axes: nalgebra::Matrix3<f64>,
+        /// The matching eigenvalues, descending.
+        spreads: [f64; 3],
+    },
 }
 
 /// A convex bounding volume usable as a tree node.
@@ -113,7 +127,9 @@ pub trait BoundingVolume<T: Real>:
         match frame {
             FitFrame::Method(m) => Self::fit(vertices, faces, *m),
             FitFrame::Axes(_) => Self::fit(vertices, faces, FitMethod::TriangleSurface),
-            FitFrame::ProjectedHull => Self::fit(vertices, faces, FitMethod::HullSurface),
+            FitFrame::ProjectedHull | FitFrame::ProjectedHullOf { .. } => {
+                Self::fit(vertices, faces, FitMethod::HullSurface)
+            }
         }
     }
 

@@ -52,6 +52,66 @@ fn projected_hull_volumes_contain_their_vertices() {
     }
 }
 
+/// Vertices and the faces over them.
+type Patch<T> = (Vec<[T; 3]>, Vec<[u32; 3]>);
+
+/// [`FitFrame::ProjectedHullOf`] with the batched decomposition of [`ccd_bv::fit::vertex_covariance`] gives
+/// `ProjectedHull`'s volumes bit for bit: caps of every size and curvature, coplanar and collinear point sets
+/// (the degenerate cases the frame reads from the spreads), in `f64` and `f32`, OBB and RSS.
+#[test]
+fn projected_hull_of_a_batched_decomposition_is_the_projected_hull() {
+    let mut rng = Rng::new(9);
+    let mut sets = Vec::new();
+    for n in [3, 4, 8, 20] {
+        for rho in [1e-4, 0.05, 0.5, 2.0] {
+            sets.push(cap(&mut rng, n, rho));
+        }
+    }
+    let line: Vec<[f64; 3]> = (0..5)
+        .map(|k| [f64::from(k), 2.0 * f64::from(k), -1.0])
+        .collect();
+    sets.push((line, vec![[0, 1, 2], [2, 3, 4]]));
+    let flat: Vec<[f64; 3]> = (0..6)
+        .map(|k| [f64::from(k % 3), f64::from(k / 3), 0.5])
+        .collect();
+    sets.push((flat, vec![[0, 1, 4], [0, 4, 3], [1, 2, 5], [1, 5, 4]]));
+    sets.push((vec![[1.0, 2.0, 3.0]; 3], vec![[0, 1, 2]]));
+    fn compare<T: Real>(sets: &[Patch<T>]) {
+        let covs: Vec<_> = sets
+            .iter()
+            .map(|(v, _)| ccd_bv::fit::vertex_covariance(v, &ids(v.len())))
+            .collect();
+        let mut spreads = Vec::new();
+        ccd_bv::fit::principal_axes_many(&covs, &mut spreads);
+        for ((v, f), &(axes, spreads)) in sets.iter().zip(&spreads) {
+            let given = FitFrame::ProjectedHullOf { axes, spreads };
+            let i = ids(v.len());
+            let (a, b) = (
+                Obb::fit_shared(v, f, &i, &given),
+                Obb::fit_shared(v, f, &i, &FitFrame::ProjectedHull),
+            );
+            assert!(
+                bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b),
+                "{a:?} {b:?}"
+            );
+            let (a, b) = (
+                Rss::fit_shared(v, f, &i, &given),
+                Rss::fit_shared(v, f, &i, &FitFrame::ProjectedHull),
+            );
+            assert!(
+                bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b),
+                "{a:?} {b:?}"
+            );
+        }
+    }
+    compare(&sets);
+    let narrow: Vec<Patch<f32>> = sets
+        .iter()
+        .map(|(v, f)| (v.iter().map(|p| p.map(|x| x as f32)).collect(), f.clone()))
+        .collect();
+    compare(&narrow);
+}
+
 /// Coplanar vertices (a random plane): the projected hull is the hull surface's frame, bit for bit.
 #[test]
 fn projected_hull_is_the_hull_frame_of_coplanar_vertices() {

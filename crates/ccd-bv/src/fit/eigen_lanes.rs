@@ -1,5 +1,5 @@
 //! [`eigen_sorted`] of many matrices, [`LANES`] at a time: the same closed form evaluated over
-//! [`Lanes`], every branch of the scalar code turned into a lane-wise choice between both of its results. Each
+//! lanes ([`super::vec_lanes`]), every branch of the scalar code turned into a lane-wise choice between both of its results. Each
 //! lane performs exactly the scalar sequence of IEEE operations (the same products and sums in the same order, no
 //! fused multiply-adds), so each result is bit for bit the scalar one; lanes the closed form does not take
 //! as they are (an entry beyond the statistics window, which the scalar code rescales, or a zero or
@@ -11,91 +11,8 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::eigen::{TINY, eigen_sorted, top_root_poly};
-use crate::lanes::Lanes;
+use super::vec_lanes::{L, LANES, V, pick, pick_v};
 use ccd_interval::pow2::pow2;
-
-/// Matrices per batch: two AVX registers of `f64` per operation (four lanes measured 42 ns per matrix, sixteen
-/// 30 ns).
-pub(crate) const LANES: usize = 8;
-
-type L = Lanes<f64, LANES>;
-
-/// A 3-vector per lane.
-#[derive(Clone, Copy)]
-struct V([L; 3]);
-
-impl V {
-    #[inline(always)]
-    fn splat(v: [f64; 3]) -> Self {
-        Self([L::splat(v[0]), L::splat(v[1]), L::splat(v[2])])
-    }
-
-    /// nalgebra's `dot` for 3-vectors: `(x·x' + y·y') + z·z'`.
-    #[inline(always)]
-    fn dot(&self, o: &Self) -> L {
-        self.0[0] * o.0[0] + self.0[1] * o.0[1] + self.0[2] * o.0[2]
-    }
-
-    /// nalgebra's `norm_squared`: `0 + dot`.
-    #[inline(always)]
-    fn norm_squared(&self) -> L {
-        L::splat(0.0) + self.dot(self)
-    }
-
-    /// nalgebra's `cross`.
-    #[inline(always)]
-    fn cross(&self, o: &Self) -> Self {
-        let ([ax, ay, az], [bx, by, bz]) = (self.0, o.0);
-        Self([ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx])
-    }
-
-    #[inline(always)]
-    fn scale(&self, s: L) -> Self {
-        Self([self.0[0] * s, self.0[1] * s, self.0[2] * s])
-    }
-
-    #[inline(always)]
-    fn div(&self, s: L) -> Self {
-        Self([self.0[0] / s, self.0[1] / s, self.0[2] / s])
-    }
-
-    #[inline(always)]
-    fn sub(&self, o: &Self) -> Self {
-        Self([self.0[0] - o.0[0], self.0[1] - o.0[1], self.0[2] - o.0[2]])
-    }
-
-    #[inline(always)]
-    fn add(&self, o: &Self) -> Self {
-        Self([self.0[0] + o.0[0], self.0[1] + o.0[1], self.0[2] + o.0[2]])
-    }
-
-    /// Lane `l` of each coordinate.
-    #[inline(always)]
-    fn lane(&self, l: usize) -> [f64; 3] {
-        [self.0[0].0[l], self.0[1].0[l], self.0[2].0[l]]
-    }
-}
-
-/// Lane-wise `if cond(l) { x } else { y }`: one comparison and blend per lane set where `cond` compares lanes
-/// (a loop with a single output, which LLVM vectorises; conditional updates of several arrays it does not).
-#[inline(always)]
-fn pick(cond: impl Fn(usize) -> bool, x: L, y: L) -> L {
-    let mut r = y;
-    for l in 0..LANES {
-        r.0[l] = if cond(l) { x.0[l] } else { y.0[l] };
-    }
-    r
-}
-
-/// [`pick`] for each coordinate.
-#[inline(always)]
-fn pick_v(cond: impl Fn(usize) -> bool, x: &V, y: &V) -> V {
-    V([
-        pick(&cond, x.0[0], y.0[0]),
-        pick(&cond, x.0[1], y.0[1]),
-        pick(&cond, x.0[2], y.0[2]),
-    ])
-}
 
 /// The shifted matrix `B = A − qI` of [`eigen_sorted`], per lane.
 struct Shifted {
@@ -201,7 +118,7 @@ fn top_root(s: L) -> L {
 /// [`super::covariance::any_orthogonal`] of the unit `x`, per lane: the cross product with the coordinate axis
 /// of `x`'s smallest magnitude (the first of equal ones), normalised.
 #[inline(always)]
-fn any_orthogonal(x: &V) -> V {
+pub(super) fn any_orthogonal(x: &V) -> V {
     let [ax, ay, az] = [x.0[0].abs(), x.0[1].abs(), x.0[2].abs()];
     // nalgebra's `iamin`: strict comparisons from the first component.
     let y_first = |l: usize| ay.0[l] < ax.0[l];

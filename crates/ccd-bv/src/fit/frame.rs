@@ -47,6 +47,21 @@ pub fn obb_axes<T: Real>(
     axes_scaled(vertices, faces, &ids, k, &FitFrame::Method(method))
 }
 
+/// The covariance of the vertices `ids` in the units the fits compute their
+/// statistics in (the vertices scaled by `2^k`, `k` the exponent
+/// [`super::statistics_exponent`] picks for these vertices alone; `k = 0`,
+/// the coordinates as they are, while their largest magnitude lies in
+/// `[2^-128, 2^128]`): what [`FitFrame::ProjectedHull`] decomposes, for
+/// [`FitFrame::ProjectedHullOf`].
+///
+/// # Panics
+/// If an index is out of range.
+pub fn vertex_covariance<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> Matrix3<f64> {
+    let k = vertex_exponent(vertices, ids);
+    let at = |i: &u32| scaled(&to_f64(&vertices[*i as usize]), k);
+    point_moments(ids.iter().map(at), ids.len()).1
+}
+
 /// The exponent [`stats_exponent`] picks for the vertices `ids`.
 pub(crate) fn vertex_exponent<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> i32 {
     stats_exponent(max_abs(ids.iter().map(|&i| to_f64(&vertices[i as usize]))))
@@ -67,7 +82,7 @@ pub(crate) fn axes_scaled<T: Real>(
     let method = match frame {
         FitFrame::Axes(axes) => return *axes,
         FitFrame::Method(method) => *method,
-        FitFrame::ProjectedHull => FitMethod::HullSurface,
+        FitFrame::ProjectedHull | FitFrame::ProjectedHullOf { .. } => FitMethod::HullSurface,
     };
     let at = |i: u32| scaled(&to_f64(&vertices[i as usize]), k);
     if let [f] = faces {
@@ -110,15 +125,21 @@ fn spread_axes(
     scratch.pts.clear();
     scratch.pts.extend(ids.iter().map(|&i| at(i)));
     let pts = &scratch.pts;
-    let (_, cov) = point_moments(pts.iter().copied(), pts.len());
-    let (axes, l) = eigen_sorted(&cov);
+    let (axes, l) = match frame {
+        FitFrame::ProjectedHullOf { axes, spreads } => (*axes, *spreads),
+        _ => eigen_sorted(&point_moments(pts.iter().copied(), pts.len()).1),
+    };
     if l[0] <= 0.0 || pts.iter().all(|p| *p == pts[0]) {
         return Matrix3::identity();
     }
     if l[1] <= DEGENERATE * l[0] {
         return line_frame(&axes.column(0).into());
     }
-    if l[2] <= DEGENERATE * l[0] || *frame == FitFrame::ProjectedHull {
+    let projected = matches!(
+        frame,
+        FitFrame::ProjectedHull | FitFrame::ProjectedHullOf { .. }
+    );
+    if l[2] <= DEGENERATE * l[0] || projected {
         return planar_frame(faces, at, &axes, method, scratch);
     }
     match method {

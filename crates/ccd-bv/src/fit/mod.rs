@@ -42,12 +42,15 @@ mod eigen;
 mod eigen_lanes;
 mod exact;
 mod frame;
+mod frame_lanes;
 mod hull;
 mod rss;
 mod scale;
+mod vec_lanes;
 
 pub use covariance::{point_covariance, principal_axes, principal_axes_many, triangle_covariance};
-pub use frame::obb_axes;
+pub use frame::{obb_axes, vertex_covariance};
+pub use frame_lanes::leaf_frames_many;
 pub use hull::convex_hull;
 pub use scale::{scaled_vertex, statistics_exponent};
 

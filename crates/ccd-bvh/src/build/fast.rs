@@ -25,12 +25,13 @@
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
 
-use ccd_bv::fit::principal_axes_many;
-use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Real};
+use ccd_bv::fit::{leaf_frames_many, principal_axes_many, vertex_covariance};
+use ccd_bv::{BoundingVolume, BvKind, FitFrame, FitMethod, Real};
+use nalgebra::Matrix3;
 use rayon::prelude::*;
 
 use super::layout::{Placed, Site};
-use super::moments::{NodeStats, Tri, node_moments, node_stats};
+use super::moments::{NodeMoments, NodeStats, Tri, node_moments, node_stats};
 use super::partition::partition_in_place;
 use super::{Built, Context, MEAN_SPLIT_DEPTH};
 use crate::Face;
@@ -108,9 +109,10 @@ impl<T: Real> Fast<'_, T> {
             return self.levelled::<B>(tris, start, depth, buf, slot, site);
         }
         let stats = (count > 1).then(|| node_stats(tris));
+        let frame = frame(count, self.ctx.options.fit, stats.as_ref());
         let (bv, mid) = match held.as_deref_mut() {
-            Some(slot) => self.node::<B>(tris, depth, stats, buf, slot),
-            None => self.node::<B>(tris, depth, stats, buf, &mut self.marks.lock()),
+            Some(slot) => self.node::<B>(tris, depth, stats, &frame, buf, slot),
+            None => self.node::<B>(tris, depth, stats, &frame, buf, &mut self.marks.lock()),
         };
         let Some(mid) = mid else {
             return site.leaf(bv, start, count);
@@ -158,29 +160,28 @@ impl<T: Real> Fast<'_, T> {
             site,
         }];
         let mut next = Vec::with_capacity(2);
-        let (mut moments, mut covs, mut axes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut batch = LevelBatch::default();
+        let oriented = matches!(B::KIND, BvKind::Obb | BvKind::Rss);
         while !level.is_empty() {
-            moments.clear();
-            moments.extend(
-                level
-                    .iter()
-                    .filter(|p| p.tris.len() > 1)
-                    .map(|p| node_moments(p.tris)),
-            );
-            covs.clear();
-            covs.extend(moments.iter().map(|m| m.cov));
-            axes.clear();
-            principal_axes_many(&covs, &mut axes);
-            let mut decomposed = moments.iter().zip(&axes);
-            for p in level.drain(..) {
+            batch.stats(&level);
+            if oriented {
+                batch.frames(&level, self.ctx, buf, marks);
+            } else {
+                batch.frames.clear();
+                batch.frames.extend(
+                    level
+                        .iter()
+                        .zip(&batch.node_stats)
+                        .map(|(p, s)| frame(p.tris.len(), self.ctx.options.fit, s.as_ref())),
+                );
+            }
+            let work = level
+                .drain(..)
+                .zip(batch.node_stats.drain(..))
+                .zip(&batch.frames);
+            for ((p, stats), frame) in work {
                 let count = p.tris.len();
-                let stats = (count > 1).then(|| {
-                    let (m, (a, _)) = decomposed
-                        .next()
-                        .expect("one decomposition per node of two or more");
-                    m.stats(*a)
-                });
-                let (bv, mid) = self.node::<B>(p.tris, p.depth, stats, buf, marks);
+                let (bv, mid) = self.node::<B>(p.tris, p.depth, stats, frame, buf, marks);
                 let Some(mid) = mid else {
                     placed.absorb(p.site.leaf(bv, p.start, count));
                     continue;
@@ -206,23 +207,23 @@ impl<T: Real> Fast<'_, T> {
     }
 
     /// The volume of the node over `tris` whose statistics (for two or more
-    /// triangles) are `stats` and, unless it is a leaf, the size of its first
-    /// child (`tris` reordered into the two children).
+    /// triangles) are `stats`, oriented by `frame`, and, unless it is a leaf,
+    /// the size of its first child (`tris` reordered into the two children).
     fn node<B: BoundingVolume<T>>(
         &self,
         tris: &mut [Tri],
         depth: u32,
         stats: Option<NodeStats>,
+        frame: &FitFrame,
         buf: &mut Buffers,
         marks: &mut Slot,
     ) -> (B, Option<usize>) {
         let (vertices, options) = (self.ctx.vertices, self.ctx.options);
         let count = tris.len();
-        let frame = frame(count, options.fit, stats.as_ref());
         buf.faces.clear();
         buf.faces.extend(tris.iter().map(|t| t.vertices));
         marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
-        let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, &frame);
+        let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, frame);
         let Some(stats) = stats.filter(|_| count > options.leaf_size as usize) else {
             self.ctx.progress.leaf(count);
             return (bv, None);
@@ -243,6 +244,100 @@ struct Pending<'a, T: Real, B> {
     start: usize,
     depth: u32,
     site: Site<'a, T, B>,
+}
+
+/// One level's batched work in [`Fast::levelled`].
+#[derive(Default)]
+struct LevelBatch {
+    /// The triangle moments of the level's nodes of two or more triangles,
+    /// their covariances and decompositions.
+    moments: Vec<NodeMoments>,
+    covs: Vec<Matrix3<f64>>,
+    decomposed: Vec<(Matrix3<f64>, [f64; 3])>,
+    /// Per node of the level: its statistics and frame.
+    node_stats: Vec<Option<NodeStats>>,
+    frames: Vec<FitFrame>,
+    /// The faces of the level's one-face leaves and their frames.
+    leaves: Vec<[u32; 3]>,
+    leaf_frames: Vec<FitFrame>,
+}
+
+impl LevelBatch {
+    /// The statistics of each node of `level`, the covariances of all of
+    /// them decomposed together.
+    fn stats<T: Real, B>(&mut self, level: &[Pending<'_, T, B>]) {
+        self.moments.clear();
+        self.moments.extend(
+            level
+                .iter()
+                .filter(|p| p.tris.len() > 1)
+                .map(|p| node_moments(p.tris)),
+        );
+        self.covs.clear();
+        self.covs.extend(self.moments.iter().map(|m| m.cov));
+        self.decomposed.clear();
+        principal_axes_many(&self.covs, &mut self.decomposed);
+        let mut decomposed = self.moments.iter().zip(&self.decomposed);
+        self.node_stats.clear();
+        for p in level {
+            self.node_stats.push((p.tris.len() > 1).then(|| {
+                let (m, (a, _)) = decomposed
+                    .next()
+                    .expect("one decomposition per node of two or more");
+                m.stats(*a)
+            }));
+        }
+    }
+
+    /// The frame of each node of `level` for an oriented volume: [`frame`]'s,
+    /// with the projected hulls' vertex covariances and the one-face leaves'
+    /// frames computed together ([`FitFrame::ProjectedHullOf`],
+    /// [`ccd_bv::fit::leaf_frames_many`]; bit for bit the frames the fits
+    /// would find themselves).
+    fn frames<T: Real, B>(
+        &mut self,
+        level: &[Pending<'_, T, B>],
+        ctx: &Context<'_, T>,
+        buf: &mut Buffers,
+        marks: &mut Slot,
+    ) {
+        let vertices = ctx.vertices;
+        self.frames.clear();
+        self.covs.clear();
+        self.leaves.clear();
+        for (p, stats) in level.iter().zip(&self.node_stats) {
+            let count = p.tris.len();
+            let f = frame(count, ctx.options.fit, stats.as_ref());
+            match f {
+                FitFrame::ProjectedHull => {
+                    buf.faces.clear();
+                    buf.faces.extend(p.tris.iter().map(|t| t.vertices));
+                    marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
+                    self.covs.push(vertex_covariance(vertices, &buf.ids));
+                }
+                FitFrame::Method(_) if count == 1 => self.leaves.push(p.tris[0].vertices),
+                _ => {}
+            }
+            self.frames.push(f);
+        }
+        self.decomposed.clear();
+        principal_axes_many(&self.covs, &mut self.decomposed);
+        self.leaf_frames.clear();
+        leaf_frames_many(vertices, &self.leaves, &mut self.leaf_frames);
+        let (mut hulls, mut leaves) = (self.decomposed.iter(), self.leaf_frames.iter());
+        for (f, p) in self.frames.iter_mut().zip(level) {
+            match f {
+                FitFrame::ProjectedHull => {
+                    let &(axes, spreads) = hulls.next().expect("one decomposition per hull");
+                    *f = FitFrame::ProjectedHullOf { axes, spreads };
+                }
+                FitFrame::Method(_) if p.tris.len() == 1 => {
+                    *f = *leaves.next().expect("one frame per leaf");
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// A task's reusable buffers: a node's faces, its distinct vertices and the
