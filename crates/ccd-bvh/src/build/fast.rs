@@ -21,6 +21,14 @@
 //!   span a plane by the fits' own rules.
 //! - Extents: the fits' own, over the node's distinct vertices, so every
 //!   volume contains its triangles exactly as `BoundingVolume::fit`'s do.
+//! - Order of work: sequential subtrees of up to [`LEVELLED`] triangles go
+//!   level by level, so the eigen-decompositions of a level's nodes (their
+//!   triangle covariances, and for oriented volumes the projected hulls'
+//!   vertex covariances) and the frames of its one-face leaves are computed
+//!   together, eight at a time in AVX registers
+//!   ([`ccd_bv::fit::principal_axes_many`], [`ccd_bv::fit::leaf_frames_many`]),
+//!   bit for bit what the one-at-a-time code computes: the same tree in
+//!   either order.
 
 use std::ops::RangeInclusive;
 use std::sync::Mutex;

@@ -37,11 +37,13 @@ pub enum BuildMethod {
     /// ([`FitFrame::ProjectedHull`](ccd_bv::FitFrame::ProjectedHull): the
     /// planar hull of the vertices projected on their plane of largest
     /// spread), and the split's triangle-covariance frame elsewhere (flat
-    /// nodes included). Measured (f64 OBB trees, `cargo xtask bench-build
-    /// --repeats 9`, 2-core host, three rounds alternating with the previous
-    /// version at load 1.1–1.9): 40,000-triangle lat/long sphere on one
-    /// thread 35.7–36.4 ms (`Reference`: 323 ms, measured earlier);
-    /// 327,680-triangle icosphere on two threads 194–197 ms.
+    /// nodes included); small sequential subtrees built level by level with
+    /// their eigen-decompositions and leaf frames batched in AVX registers.
+    /// Measured (f64 OBB trees, `cargo xtask bench-build --repeats 9`, 2-core
+    /// Intel Xeon host, three rounds alternating with the previous version at
+    /// load 1.2–1.4): 40,000-triangle lat/long sphere on one thread
+    /// 37.7–39.2 ms (`Reference`: 323 ms, measured earlier);
+    /// 327,680-triangle icosphere on two threads 194–201 ms.
     /// Parallel-close-proximity BV tests (40,000 triangles, ε = 1e-3, OBB,
     /// descent rule `Both`): 353,240.
     #[default]
