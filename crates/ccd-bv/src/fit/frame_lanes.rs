@@ -95,7 +95,7 @@ unsafe fn each_avx<T: Real>(vertices: &[[T; 3]], faces: &[[u32; 3]], out: &mut V
 /// For each triangle of `faces`, a frame to fit it alone with
 /// ([`BoundingVolume::fit_shared`](crate::BoundingVolume::fit_shared) with its
 /// distinct vertices), appended to `out`: [`FitFrame::Axes`] with the axes the
-/// fit itself gives one face, computed [`LANES`] triangles at a time where the
+/// fit itself gives one face, computed eight triangles at a time where the
 /// processor has AVX, or [`FitFrame::Method`] where the fit is left to find
 /// them (rare cases, and every face where the lanes would not pay).
 ///
