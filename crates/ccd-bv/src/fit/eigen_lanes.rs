@@ -1,12 +1,16 @@
-//! [`eigen_sorted`] of many matrices, [`LANES`] at a time: the same closed form evaluated over
-//! lanes ([`super::vec_lanes`]), every branch of the scalar code turned into a lane-wise choice between both of its results. Each
-//! lane performs exactly the scalar sequence of IEEE operations (the same products and sums in the same order, no
-//! fused multiply-adds), so each result is bit for bit the scalar one; lanes the closed form does not take
-//! as they are (an entry beyond the statistics window, which the scalar code rescales, or a zero or
-//! non-finite matrix) are recomputed by the scalar code. Compiled with AVX (chosen at run time), each operation is
-//! two 4-lane instructions: about 30 ns per matrix against 110 ns one at a time (`cargo bench -p ccd-benches
-//! --bench eigen`, Intel Xeon host), which a tree build uses to decompose the covariances of a level's nodes
-//! together. An AVX-512 copy measured slower (44 ns per matrix, and slower builds around it), so there is none.
+//! [`eigen_sorted`] of many matrices, [`LANES`] at a time: the same closed form evaluated over lanes
+//! ([`super::vec_lanes`]), every branch of the scalar code turned into a lane-wise choice between the results of
+//! both sides.
+//!
+//! Each lane performs exactly the scalar sequence of IEEE operations (the same products and sums in the same
+//! order, no fused multiply-adds), so each result is bit for bit the scalar one. A matrix the scalar code does
+//! not decompose as it is (an entry outside the statistics window, which it rescales first, or a zero or
+//! non-finite matrix) is recomputed by the scalar code.
+//!
+//! Compiled with AVX (chosen at run time), each operation is two 4-lane instructions: about 30 ns per matrix
+//! against 110 ns one at a time (`cargo bench -p ccd-benches --bench eigen`, Intel Xeon host). A tree build uses
+//! it to decompose the covariances of a level's nodes together. An AVX-512 copy measured slower (44 ns per
+//! matrix, and slower builds around it), so there is none.
 
 use nalgebra::{Matrix3, Vector3};
 
