@@ -172,17 +172,7 @@ impl<T: Real> Fast<'_, T> {
         let oriented = matches!(B::KIND, BvKind::Obb | BvKind::Rss);
         while !level.is_empty() {
             batch.stats(&level);
-            if oriented {
-                batch.frames(&level, self.ctx, buf, marks);
-            } else {
-                batch.frames.clear();
-                batch.frames.extend(
-                    level
-                        .iter()
-                        .zip(&batch.node_stats)
-                        .map(|(p, s)| frame(p.tris.len(), self.ctx.options.fit, s.as_ref())),
-                );
-            }
+            batch.frames(&level, oriented, self.ctx, buf, marks);
             let work = level
                 .drain(..)
                 .zip(batch.node_stats.drain(..))
@@ -297,25 +287,33 @@ impl LevelBatch {
         }
     }
 
-    /// The frame of each node of `level` for an oriented volume: [`frame`]'s,
-    /// with the projected hulls' vertex covariances and the one-face leaves'
-    /// frames computed together ([`FitFrame::ProjectedHullOf`],
+    /// The frame of each node of `level`: [`frame`]'s, and for an `oriented`
+    /// volume (one that reads its frame) with the projected hulls' vertex
+    /// covariances and the one-face leaves' frames computed together ([`FitFrame::ProjectedHullOf`],
     /// [`ccd_bv::fit::leaf_frames_many`]; bit for bit the frames the fits
     /// would find themselves).
     fn frames<T: Real, B>(
         &mut self,
         level: &[Pending<'_, T, B>],
+        oriented: bool,
         ctx: &Context<'_, T>,
         buf: &mut Buffers,
         marks: &mut Slot,
     ) {
         let vertices = ctx.vertices;
         self.frames.clear();
+        self.frames.extend(
+            level
+                .iter()
+                .zip(&self.node_stats)
+                .map(|(p, s)| frame(p.tris.len(), ctx.options.fit, s.as_ref())),
+        );
+        if !oriented {
+            return;
+        }
         self.covs.clear();
         self.leaves.clear();
-        for (p, stats) in level.iter().zip(&self.node_stats) {
-            let count = p.tris.len();
-            let f = frame(count, ctx.options.fit, stats.as_ref());
+        for (p, f) in level.iter().zip(&self.frames) {
             match f {
                 FitFrame::ProjectedHull => {
                     buf.faces.clear();
@@ -323,10 +321,9 @@ impl LevelBatch {
                     marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
                     self.covs.push(vertex_covariance(vertices, &buf.ids));
                 }
-                FitFrame::Method(_) if count == 1 => self.leaves.push(p.tris[0].vertices),
+                FitFrame::Method(_) if p.tris.len() == 1 => self.leaves.push(p.tris[0].vertices),
                 _ => {}
             }
-            self.frames.push(f);
         }
         self.decomposed.clear();
         principal_axes_many(&self.covs, &mut self.decomposed);
