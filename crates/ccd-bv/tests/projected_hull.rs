@@ -76,6 +76,22 @@ fn projected_hull_of_a_batched_decomposition_is_the_projected_hull() {
         .collect();
     sets.push((flat, vec![[0, 1, 4], [0, 4, 3], [1, 2, 5], [1, 5, 4]]));
     sets.push((vec![[1.0, 2.0, 3.0]; 3], vec![[0, 1, 2]]));
+    /// `given` and `ProjectedHull` fit the same volume, bit for bit.
+    fn same_volume<T: Real, B: BoundingVolume<T>>(
+        v: &[[T; 3]],
+        f: &[[u32; 3]],
+        i: &[u32],
+        given: &FitFrame,
+    ) {
+        let (a, b) = (
+            B::fit_shared(v, f, i, given),
+            B::fit_shared(v, f, i, &FitFrame::ProjectedHull),
+        );
+        assert!(
+            bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b),
+            "{a:?} {b:?}"
+        );
+    }
     fn compare<T: Real>(sets: &[Patch<T>]) {
         let covs: Vec<_> = sets
             .iter()
@@ -86,22 +102,8 @@ fn projected_hull_of_a_batched_decomposition_is_the_projected_hull() {
         for ((v, f), &(axes, spreads)) in sets.iter().zip(&spreads) {
             let given = FitFrame::ProjectedHullOf { axes, spreads };
             let i = ids(v.len());
-            let (a, b) = (
-                Obb::fit_shared(v, f, &i, &given),
-                Obb::fit_shared(v, f, &i, &FitFrame::ProjectedHull),
-            );
-            assert!(
-                bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b),
-                "{a:?} {b:?}"
-            );
-            let (a, b) = (
-                Rss::fit_shared(v, f, &i, &given),
-                Rss::fit_shared(v, f, &i, &FitFrame::ProjectedHull),
-            );
-            assert!(
-                bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b),
-                "{a:?} {b:?}"
-            );
+            same_volume::<T, Obb<T>>(v, f, &i, &given);
+            same_volume::<T, Rss<T>>(v, f, &i, &given);
         }
     }
     compare(&sets);
