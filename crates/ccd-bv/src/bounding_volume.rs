@@ -65,21 +65,26 @@ pub enum FitFrame {
     /// polygon plus a rim of negligible area, so both choose nearly the same
     /// axes (equal ones for coplanar vertices), without building a 3-D hull
     /// with exact predicates, which is slow precisely for nearly flat point
-    /// sets. For the small nodes of a tree build.
+    /// sets.
     ProjectedHull,
-    /// [`ProjectedHull`](Self::ProjectedHull) with the eigen-decomposition of
-    /// the distinct vertices' covariance already done: `axes` and `spreads`
-    /// are what [`fit::principal_axes_many`](crate::fit::principal_axes_many)
-    /// gives for [`fit::vertex_covariance`](crate::fit::vertex_covariance) of
-    /// the same vertices (a tree builder decomposes many nodes' covariances
-    /// together). The volume is then bit for bit `ProjectedHull`'s; other
-    /// axes or spreads change its tightness, never its containment.
-    ProjectedHullOf {
-        /// Principal axes of the vertices' covariance (columns, by descending
-        /// spread).
+    /// The tighter of two frames (columns of rotations sorted by descending
+    /// spread, as for [`Axes`](Self::Axes)): the principal axes of the
+    /// distinct vertices' covariance, `vertex_axes` (computed by the fit when
+    /// `None`: [`fit::principal_axes`](crate::fit::principal_axes) of
+    /// [`fit::vertex_covariance`](crate::fit::vertex_covariance)), unless the
+    /// vertices' box along `axes` has a smaller volume (their ranges
+    /// projected on each frame's axes, compared before rounding and padding).
+    /// A tree builder passes the triangle covariance's axes it computed for
+    /// its split, and the vertex covariances' axes of many nodes decomposed
+    /// together: on the small nodes of tessellated surfaces the better of the
+    /// two makes trees at least as tight as the hull surface's frames, at a
+    /// fraction of the cost. Containment does not depend on them; only the
+    /// volume's tightness does.
+    Tighter {
+        /// The other candidate, e.g. the triangle covariance's axes.
         axes: nalgebra::Matrix3<f64>,
-        /// The matching eigenvalues, descending.
-        spreads: [f64; 3],
+        /// The principal axes of the distinct vertices' covariance, if known.
+        vertex_axes: Option<nalgebra::Matrix3<f64>>,
     },
 }
 
@@ -116,8 +121,8 @@ pub trait BoundingVolume<T: Real>:
     /// The containment guarantee is that of `fit`, for any `frame`; with
     /// `FitFrame::Method(m)` and `ids` sorted ascending the result equals
     /// `fit(vertices, faces, m)` bit for bit. The default ignores `ids` and
-    /// fits with the frame's method (triangle surface for given axes, hull
-    /// surface for the projected hull).
+    /// fits with the frame's method (triangle surface for given or chosen
+    /// axes, hull surface for the projected hull).
     ///
     /// # Panics
     /// As [`fit`](Self::fit); results are unspecified (but still contain
@@ -126,10 +131,10 @@ pub trait BoundingVolume<T: Real>:
         let _ = ids;
         match frame {
             FitFrame::Method(m) => Self::fit(vertices, faces, *m),
-            FitFrame::Axes(_) => Self::fit(vertices, faces, FitMethod::TriangleSurface),
-            FitFrame::ProjectedHull | FitFrame::ProjectedHullOf { .. } => {
-                Self::fit(vertices, faces, FitMethod::HullSurface)
+            FitFrame::Axes(_) | FitFrame::Tighter { .. } => {
+                Self::fit(vertices, faces, FitMethod::TriangleSurface)
             }
+            FitFrame::ProjectedHull => Self::fit(vertices, faces, FitMethod::HullSurface),
         }
     }
 

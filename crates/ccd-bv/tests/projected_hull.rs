@@ -1,34 +1,12 @@
-//! [`FitFrame::ProjectedHull`], the tree builder's frame for small nodes: it contains what every fit contains,
-//! it is the hull-surface frame for coplanar vertices, and on thin curved patches (the small nodes of a
-//! tessellated smooth surface) its boxes are as tight as the 3-D hull surface's.
+//! [`FitFrame::ProjectedHull`], the thin-hull limit of the hull-surface frame: it contains what every fit
+//! contains, it is the hull-surface frame for coplanar vertices, and on thin curved patches (the small nodes of
+//! a tessellated smooth surface) its boxes are as tight as the 3-D hull surface's.
 
 mod common;
 
 use ccd_bv::nalgebra::Vector3;
 use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Obb, Real, Rss};
-use common::Rng;
-
-/// `n` random points of the unit sphere within the angle `rho` of a random direction, and a fan of triangles
-/// over them in their order (the frames read the distinct vertices; the faces only have to cover them).
-fn cap(rng: &mut Rng, n: usize, rho: f64) -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
-    let q = rng.rotation();
-    let v = (0..n)
-        .map(|_| {
-            let (t, phi) = (
-                rho * rng.unit().sqrt(),
-                rng.range(0.0, std::f64::consts::TAU),
-            );
-            let p = q * Vector3::new(t.sin() * phi.cos(), t.sin() * phi.sin(), t.cos());
-            [p.x, p.y, p.z]
-        })
-        .collect();
-    let f = (1..n as u32 - 1).map(|k| [0, k, k + 1]).collect();
-    (v, f)
-}
-
-fn ids(n: usize) -> Vec<u32> {
-    (0..n as u32).collect()
-}
+use common::{Rng, cap, ids};
 
 /// Every vertex inside, as evaluated in `T`, for OBBs and RSSs, in `f64` and `f32`.
 #[test]
@@ -50,68 +28,6 @@ fn projected_hull_volumes_contain_their_vertices() {
             assert!(all(&|i| rss.contains_point(&v32[i], 0.0)), "{rss:?}");
         }
     }
-}
-
-/// Vertices and the faces over them.
-type Patch<T> = (Vec<[T; 3]>, Vec<[u32; 3]>);
-
-/// [`FitFrame::ProjectedHullOf`] with the batched decomposition of [`ccd_bv::fit::vertex_covariance`] gives
-/// `ProjectedHull`'s volumes bit for bit: caps of every size and curvature, coplanar and collinear point sets
-/// (the degenerate cases the frame reads from the spreads), in `f64` and `f32`, OBB and RSS.
-#[test]
-fn projected_hull_of_a_batched_decomposition_is_the_projected_hull() {
-    let mut rng = Rng::new(9);
-    let mut sets = Vec::new();
-    for n in [3, 4, 8, 20] {
-        for rho in [1e-4, 0.05, 0.5, 2.0] {
-            sets.push(cap(&mut rng, n, rho));
-        }
-    }
-    let line: Vec<[f64; 3]> = (0..5)
-        .map(|k| [f64::from(k), 2.0 * f64::from(k), -1.0])
-        .collect();
-    sets.push((line, vec![[0, 1, 2], [2, 3, 4]]));
-    let flat: Vec<[f64; 3]> = (0..6)
-        .map(|k| [f64::from(k % 3), f64::from(k / 3), 0.5])
-        .collect();
-    sets.push((flat, vec![[0, 1, 4], [0, 4, 3], [1, 2, 5], [1, 5, 4]]));
-    sets.push((vec![[1.0, 2.0, 3.0]; 3], vec![[0, 1, 2]]));
-    /// `given` and `ProjectedHull` fit the same volume, bit for bit.
-    fn same_volume<T: Real, B: BoundingVolume<T>>(
-        v: &[[T; 3]],
-        f: &[[u32; 3]],
-        i: &[u32],
-        given: &FitFrame,
-    ) {
-        let (a, b) = (
-            B::fit_shared(v, f, i, given),
-            B::fit_shared(v, f, i, &FitFrame::ProjectedHull),
-        );
-        assert!(
-            bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b),
-            "{a:?} {b:?}"
-        );
-    }
-    fn compare<T: Real>(sets: &[Patch<T>]) {
-        let covs: Vec<_> = sets
-            .iter()
-            .map(|(v, _)| ccd_bv::fit::vertex_covariance(v, &ids(v.len())))
-            .collect();
-        let mut spreads = Vec::new();
-        ccd_bv::fit::principal_axes_many(&covs, &mut spreads);
-        for ((v, f), &(axes, spreads)) in sets.iter().zip(&spreads) {
-            let given = FitFrame::ProjectedHullOf { axes, spreads };
-            let i = ids(v.len());
-            same_volume::<T, Obb<T>>(v, f, &i, &given);
-            same_volume::<T, Rss<T>>(v, f, &i, &given);
-        }
-    }
-    compare(&sets);
-    let narrow: Vec<Patch<f32>> = sets
-        .iter()
-        .map(|(v, f)| (v.iter().map(|p| p.map(|x| x as f32)).collect(), f.clone()))
-        .collect();
-    compare(&narrow);
 }
 
 /// Coplanar vertices (a random plane): the projected hull is the hull surface's frame, bit for bit.

@@ -28,7 +28,7 @@ mod slots;
 mod view;
 
 pub use archive::{FileInfo, ScalarKind};
-pub use build::{BuildMethod, BuildOptions, HULL_TRIANGLES};
+pub use build::{BuildMethod, BuildOptions, TIGHTER_FRAME_TRIANGLES};
 pub use bvh::Bvh;
 pub use error::{BuildError, FileError};
 pub use hierarchy::{Hierarchy, TreeStats};

@@ -5,6 +5,7 @@ use nalgebra::{Matrix3, Vector3};
 use super::covariance::{to_f64, triangle_moments};
 use super::frame::{axes_scaled, vertex_exponent};
 use super::scale::scaled;
+use super::tighter::tighter;
 use super::{distinct_vertices, principal_axes};
 use crate::{Aabb, FitFrame, FitMethod, Obb, Real, Sphere};
 use ccd_interval::pow2::ldexp;
@@ -44,30 +45,58 @@ pub(crate) fn fit_obb_shared<T: Real>(
     ids: &[u32],
     frame: &FitFrame,
 ) -> Obb<T> {
-    let (axes, k) = match frame {
-        // Given axes need no statistics, and the projections no scaling: the exact pass in `obb_with_axes` makes
-        // the box contain its vertices whatever the rounding of the projections.
-        FitFrame::Axes(axes) => (*axes, 0),
+    // Given or chosen axes need no statistics, and the projections no scaling: the exact pass in `obb_in_ranges`
+    // makes the box contain its vertices whatever the rounding of the projections.
+    let (axes, k, ranges) = match frame {
+        FitFrame::Axes(axes) => (*axes, 0, None),
+        FitFrame::Tighter { axes, vertex_axes } => {
+            let (axes, ranges) = tighter(vertices, ids, 0, axes, vertex_axes.as_ref());
+            (axes, 0, Some(ranges))
+        }
         _ => {
             let k = vertex_exponent(vertices, ids);
-            (axes_scaled(vertices, faces, ids, k, frame), k)
+            (axes_scaled(vertices, faces, ids, k, frame), k, None)
         }
     };
-    obb_with_axes(vertices, ids, &axes, k)
+    let ranges = ranges.unwrap_or_else(|| projected_ranges(vertices, ids, k, [&axes])[0]);
+    obb_in_ranges(vertices, ids, &axes, k, ranges)
+}
+
+/// The ranges `(lo, hi)` of the vertices `ids`, scaled by `2^k`, projected on the columns of each of `frames`,
+/// in one pass over the vertices.
+pub(super) fn projected_ranges<T: Real, const N: usize>(
+    vertices: &[[T; 3]],
+    ids: &[u32],
+    k: i32,
+    frames: [&Matrix3<f64>; N],
+) -> [(Vector3<f64>, Vector3<f64>); N] {
+    let at = frames.map(|axes| axes.transpose());
+    let mut ranges = [(
+        Vector3::repeat(f64::INFINITY),
+        Vector3::repeat(f64::NEG_INFINITY),
+    ); N];
+    for &i in ids {
+        let p = scaled(&to_f64(&vertices[i as usize]), k);
+        for (at, (lo, hi)) in at.iter().zip(&mut ranges) {
+            let q = at * p;
+            *lo = lo.inf(&q);
+            *hi = hi.sup(&q);
+        }
+    }
+    ranges
 }
 
 /// The OBB with the given orthonormal axes (columns) around the vertices
-/// `ids` (thesis §3.2): projected ranges give the extents and the centre,
-/// computed on the vertices scaled by `2^k` and scaled back.
-fn obb_with_axes<T: Real>(vertices: &[[T; 3]], ids: &[u32], axes: &Matrix3<f64>, k: i32) -> Obb<T> {
-    let at = axes.transpose();
-    let mut lo = Vector3::repeat(f64::INFINITY);
-    let mut hi = Vector3::repeat(f64::NEG_INFINITY);
-    for &i in ids {
-        let q = at * scaled(&to_f64(&vertices[i as usize]), k);
-        lo = lo.inf(&q);
-        hi = hi.sup(&q);
-    }
+/// `ids` (thesis §3.2), whose ranges projected on the axes (scaled by `2^k`,
+/// [`projected_ranges`]) are `(lo, hi)`: they give the extents and the
+/// centre, scaled back.
+fn obb_in_ranges<T: Real>(
+    vertices: &[[T; 3]],
+    ids: &[u32],
+    axes: &Matrix3<f64>,
+    k: i32,
+    (lo, hi): (Vector3<f64>, Vector3<f64>),
+) -> Obb<T> {
     let center = scaled(&(axes * ((lo + hi) * 0.5)), -k);
     let half = scaled(&((hi - lo) * 0.5), -k);
     let mut obb = Obb {

@@ -8,6 +8,7 @@ use super::covariance::{
 };
 use super::hull::{convex_hull, convex_hull_2d_into};
 use super::scale::{max_abs, scaled, stats_exponent};
+use super::tighter::tighter;
 use super::{distinct_vertices, principal_axes};
 use crate::{FitFrame, FitMethod, Real};
 
@@ -51,8 +52,8 @@ pub fn obb_axes<T: Real>(
 /// statistics in (the vertices scaled by `2^k`, `k` the exponent
 /// [`super::statistics_exponent`] picks for these vertices alone; `k = 0`,
 /// the coordinates as they are, while their largest magnitude lies in
-/// `[2^-128, 2^128]`): what [`FitFrame::ProjectedHull`] decomposes, for
-/// [`FitFrame::ProjectedHullOf`].
+/// `[2^-128, 2^128]`): what [`FitFrame::ProjectedHull`] decomposes, and
+/// [`FitFrame::Tighter`] for its vertex axes.
 ///
 /// # Panics
 /// If an index is out of range.
@@ -69,9 +70,10 @@ pub(crate) fn vertex_exponent<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> i32 
 
 /// The axes `frame` gives `faces`, whose distinct vertices are `ids`,
 /// computed on the vertices scaled by `2^k`: [`obb_axes`] for
-/// [`FitFrame::Method`], the given axes for [`FitFrame::Axes`], and for
-/// [`FitFrame::ProjectedHull`] [`obb_axes`]'s rules with the planar hull of
-/// the coplanar case in place of the 3-D hull.
+/// [`FitFrame::Method`], the given axes for [`FitFrame::Axes`], the tighter
+/// of the two for [`FitFrame::Tighter`], and for [`FitFrame::ProjectedHull`]
+/// [`obb_axes`]'s rules with the planar hull of the coplanar case in place of
+/// the 3-D hull.
 pub(crate) fn axes_scaled<T: Real>(
     vertices: &[[T; 3]],
     faces: &[[u32; 3]],
@@ -81,8 +83,11 @@ pub(crate) fn axes_scaled<T: Real>(
 ) -> Matrix3<f64> {
     let method = match frame {
         FitFrame::Axes(axes) => return *axes,
+        FitFrame::Tighter { axes, vertex_axes } => {
+            return tighter(vertices, ids, k, axes, vertex_axes.as_ref()).0;
+        }
         FitFrame::Method(method) => *method,
-        FitFrame::ProjectedHull | FitFrame::ProjectedHullOf { .. } => FitMethod::HullSurface,
+        FitFrame::ProjectedHull => FitMethod::HullSurface,
     };
     let at = |i: u32| scaled(&to_f64(&vertices[i as usize]), k);
     if let [f] = faces {
@@ -125,20 +130,14 @@ fn spread_axes(
     scratch.pts.clear();
     scratch.pts.extend(ids.iter().map(|&i| at(i)));
     let pts = &scratch.pts;
-    let (axes, l) = match frame {
-        FitFrame::ProjectedHullOf { axes, spreads } => (*axes, *spreads),
-        _ => eigen_sorted(&point_moments(pts.iter().copied(), pts.len()).1),
-    };
+    let (axes, l) = eigen_sorted(&point_moments(pts.iter().copied(), pts.len()).1);
     if l[0] <= 0.0 || pts.iter().all(|p| *p == pts[0]) {
         return Matrix3::identity();
     }
     if l[1] <= DEGENERATE * l[0] {
         return line_frame(&axes.column(0).into());
     }
-    let projected = matches!(
-        frame,
-        FitFrame::ProjectedHull | FitFrame::ProjectedHullOf { .. }
-    );
+    let projected = *frame == FitFrame::ProjectedHull;
     if l[2] <= DEGENERATE * l[0] || projected {
         return planar_frame(faces, at, &axes, method, scratch);
     }

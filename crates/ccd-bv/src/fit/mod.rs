@@ -46,6 +46,7 @@ mod frame_lanes;
 mod hull;
 mod rss;
 mod scale;
+mod tighter;
 mod vec_lanes;
 
 pub use covariance::{point_covariance, principal_axes, principal_axes_many, triangle_covariance};

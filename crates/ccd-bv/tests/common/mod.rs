@@ -194,3 +194,26 @@ pub fn min_distance(p: &[Vector3<f64>], q: &[Vector3<f64>]) -> f64 {
 pub fn arr(v: &Vector3<f64>) -> [f64; 3] {
     [v.x, v.y, v.z]
 }
+
+/// `n` random points of the unit sphere within the angle `rho` of a random direction, and a fan of triangles
+/// over them in their order (the frames read the distinct vertices; the faces only have to cover them).
+pub fn cap(rng: &mut Rng, n: usize, rho: f64) -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
+    let q = rng.rotation();
+    let v = (0..n)
+        .map(|_| {
+            let (t, phi) = (
+                rho * rng.unit().sqrt(),
+                rng.range(0.0, std::f64::consts::TAU),
+            );
+            let p = q * Vector3::new(t.sin() * phi.cos(), t.sin() * phi.sin(), t.cos());
+            [p.x, p.y, p.z]
+        })
+        .collect();
+    let f = (1..n as u32 - 1).map(|k| [0, k, k + 1]).collect();
+    (v, f)
+}
+
+/// The indices `0..n` (every vertex of a patch, each once).
+pub fn ids(n: usize) -> Vec<u32> {
+    (0..n as u32).collect()
+}

@@ -7,24 +7,27 @@
 //!   the major axis of the node's triangle covariance (the median where one
 //!   side would be empty, and below depth 64), as the reference build, with
 //!   the covariance summed from the per-triangle moments.
-//! - Frames: the hull-surface covariance (§3.3.4) for nodes of
-//!   [`HULL_TRIANGLES`] triangles, where it makes the trees tighter than the
-//!   triangle covariance, in its thin-hull limit
-//!   ([`FitFrame::ProjectedHull`]: the planar hull of the vertices projected
-//!   on their plane of largest spread, in place of a 3-D hull with exact
-//!   predicates, which cost 42 % of the build on nearly flat patches for
-//!   trees as tight); the triangle covariance the split already computed
-//!   (§3.3.3) for larger nodes and for pairs, where it does as well (the
-//!   parallel-close-proximity BV-test counts of `cargo xtask
-//!   bench-proximity` decided both ranges), flat ones included (their
-//!   smallest axis is the normal); one-triangle leaves and nodes that do not
-//!   span a plane by the fits' own rules.
+//! - Frames: for nodes of [`TIGHTER_FRAME_TRIANGLES`] triangles, the
+//!   tighter of two covariance frames ([`FitFrame::Tighter`]): the principal
+//!   axes of the distinct vertices' covariance (§3.3.2) unless the triangle
+//!   covariance's (§3.3.3, computed for the split) give the vertices a
+//!   smaller box. On the small nodes of tessellated surfaces each frame
+//!   fails where the other does not (vertex axes on uneven vertex spacing,
+//!   triangle axes on slivers), and the better of the two makes trees tighter
+//!   than the hull-surface frame (§3.3.4) these nodes took before, in its
+//!   thin-hull limit, at a fifth of its cost (parallel-close-proximity BV
+//!   tests of `cargo xtask bench-proximity`: 348,120 against 353,240 with
+//!   `Both`, 330,900 against 335,390 with `LargestDiameter`). Larger nodes
+//!   and pairs take the triangle covariance's frame, where the choice gains
+//!   little for its cost (flat nodes included: their smallest axis is the
+//!   normal); one-triangle leaves and nodes that do not span a plane follow
+//!   the fits' own rules.
 //! - Extents: the fits' own, over the node's distinct vertices, so every
 //!   volume contains its triangles exactly as `BoundingVolume::fit`'s do.
 //! - Order of work: sequential subtrees of up to [`LEVELLED`] triangles go
 //!   level by level, so the eigen-decompositions of a level's nodes (their
-//!   triangle covariances, and for oriented volumes the projected hulls'
-//!   vertex covariances) and the frames of its one-face leaves are computed
+//!   triangle covariances, and for oriented volumes the vertex covariances
+//!   of the nodes whose frame is chosen) and the frames of its one-face leaves are computed
 //!   together, eight at a time in AVX registers
 //!   ([`ccd_bv::fit::principal_axes_many`], [`ccd_bv::fit::leaf_frames_many`]),
 //!   bit for bit what the one-at-a-time code computes: the same tree in
@@ -44,9 +47,10 @@ use super::partition::partition_in_place;
 use super::{Built, Context, MEAN_SPLIT_DEPTH};
 use crate::Face;
 
-/// Node sizes (triangles) whose OBB and RSS frames come from the hull
-/// surface when [`FitMethod::HullSurface`] is asked for.
-pub const HULL_TRIANGLES: RangeInclusive<usize> = 3..=16;
+/// Node sizes (triangles) whose OBB and RSS frames are the tighter of the
+/// vertex and triangle covariances' ([`FitFrame::Tighter`]) when
+/// [`FitMethod::HullSurface`] is asked for (module docs).
+pub const TIGHTER_FRAME_TRIANGLES: RangeInclusive<usize> = 3..=16;
 
 /// Builds the tree and the face order for a validated mesh.
 pub(super) fn build<T: Real, B: BoundingVolume<T>>(
@@ -288,10 +292,11 @@ impl LevelBatch {
     }
 
     /// The frame of each node of `level`: [`frame`]'s, and for an `oriented`
-    /// volume (one that reads its frame) with the projected hulls' vertex
-    /// covariances and the one-face leaves' frames computed together ([`FitFrame::ProjectedHullOf`],
-    /// [`ccd_bv::fit::leaf_frames_many`]; bit for bit the frames the fits
-    /// would find themselves).
+    /// volume (one that reads its frame) with the vertex covariances of the
+    /// chosen frames decomposed together (their `vertex_axes`) and the
+    /// one-face leaves' frames computed together
+    /// ([`ccd_bv::fit::leaf_frames_many`]); bit for bit the frames the fits
+    /// would find themselves.
     fn frames<T: Real, B>(
         &mut self,
         level: &[Pending<'_, T, B>],
@@ -315,7 +320,7 @@ impl LevelBatch {
         self.leaves.clear();
         for (p, f) in level.iter().zip(&self.frames) {
             match f {
-                FitFrame::ProjectedHull => {
+                FitFrame::Tighter { .. } => {
                     buf.faces.clear();
                     buf.faces.extend(p.tris.iter().map(|t| t.vertices));
                     marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
@@ -329,12 +334,12 @@ impl LevelBatch {
         principal_axes_many(&self.covs, &mut self.decomposed);
         self.leaf_frames.clear();
         leaf_frames_many(vertices, &self.leaves, &mut self.leaf_frames);
-        let (mut hulls, mut leaves) = (self.decomposed.iter(), self.leaf_frames.iter());
+        let (mut vertex, mut leaves) = (self.decomposed.iter(), self.leaf_frames.iter());
         for (f, p) in self.frames.iter_mut().zip(level) {
             match f {
-                FitFrame::ProjectedHull => {
-                    let &(axes, spreads) = hulls.next().expect("one decomposition per hull");
-                    *f = FitFrame::ProjectedHullOf { axes, spreads };
+                FitFrame::Tighter { vertex_axes, .. } => {
+                    let (axes, _) = vertex.next().expect("one decomposition per chosen frame");
+                    *vertex_axes = Some(*axes);
                 }
                 FitFrame::Method(_) if p.tris.len() == 1 => {
                     *f = *leaves.next().expect("one frame per leaf");
@@ -356,10 +361,13 @@ struct Buffers {
 
 /// How the volume of a node of `count` triangles is oriented (module docs).
 fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
-    let hull = fit == FitMethod::HullSurface && HULL_TRIANGLES.contains(&count);
+    let choose = fit == FitMethod::HullSurface && TIGHTER_FRAME_TRIANGLES.contains(&count);
     match stats {
-        Some(s) if s.spans_plane && !hull => FitFrame::Axes(s.axes),
-        _ if hull => FitFrame::ProjectedHull,
+        Some(s) if choose => FitFrame::Tighter {
+            axes: s.axes,
+            vertex_axes: None,
+        },
+        Some(s) if s.spans_plane => FitFrame::Axes(s.axes),
         _ if count == 1 => FitFrame::Method(fit),
         _ => FitFrame::Method(FitMethod::TriangleSurface),
     }

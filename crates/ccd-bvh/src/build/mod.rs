@@ -7,7 +7,7 @@ mod moments;
 mod options;
 mod partition;
 
-pub use fast::HULL_TRIANGLES;
+pub use fast::TIGHTER_FRAME_TRIANGLES;
 pub use options::{BuildMethod, BuildOptions};
 
 use ccd_bv::{BoundingVolume, Real, VolumeProfile};

@@ -10,9 +10,11 @@ pub struct BuildOptions {
     /// (default 1, as in every thesis experiment).
     pub leaf_size: u32,
     /// How OBB and RSS orientations are fitted (default: convex-hull surface
-    /// covariance; [`BuildMethod::Fast`] uses it for nodes of 3 to 16
-    /// triangles and the triangle covariance elsewhere). Spheres and AABBs
-    /// ignore it.
+    /// covariance, which [`BuildMethod::Reference`] computes for every node;
+    /// [`BuildMethod::Fast`] replaces it by the tighter of the vertex and
+    /// triangle covariances' frames for nodes of 3 to 16 triangles and uses
+    /// the triangle covariance elsewhere; `TriangleSurface` makes both use
+    /// the triangle covariance everywhere). Spheres and AABBs ignore it.
     pub fit: FitMethod,
     /// Build subtrees of at least this many triangles in parallel (rayon);
     /// `usize::MAX` builds sequentially. The tree is identical either way.
@@ -31,21 +33,19 @@ pub struct BuildOptions {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BuildMethod {
     /// Statistics computed once per triangle and summed per node; each node's
-    /// vertices collected once; with [`FitMethod::HullSurface`], hull-surface
-    /// frames only for nodes of 3 to 16 triangles
-    /// ([`HULL_TRIANGLES`](crate::HULL_TRIANGLES)), in their thin-hull limit
-    /// ([`FitFrame::ProjectedHull`](ccd_bv::FitFrame::ProjectedHull): the
-    /// planar hull of the vertices projected on their plane of largest
-    /// spread), and the split's triangle-covariance frame elsewhere (flat
-    /// nodes included); small sequential subtrees built level by level with
-    /// their eigen-decompositions and leaf frames batched in AVX registers.
-    /// Measured (f64 OBB trees, `cargo xtask bench-build --repeats 9`, 2-core
-    /// Intel Xeon host, three rounds alternating with the previous version at
-    /// load 1.2–1.4): 40,000-triangle lat/long sphere on one thread
-    /// 37.7–39.2 ms (`Reference`: 323 ms, measured earlier);
-    /// 327,680-triangle icosphere on two threads 194–201 ms.
-    /// Parallel-close-proximity BV tests (40,000 triangles, ε = 1e-3, OBB,
-    /// descent rule `Both`): 353,240.
+    /// vertices collected once; with [`FitMethod::HullSurface`], nodes of 3
+    /// to 16 triangles ([`TIGHTER_FRAME_TRIANGLES`](crate::TIGHTER_FRAME_TRIANGLES))
+    /// oriented by the tighter of their vertex covariance's and triangle
+    /// covariance's frames ([`FitFrame::Tighter`](ccd_bv::FitFrame::Tighter):
+    /// the frame in which the vertices' box is smaller), which makes trees
+    /// tighter than hull-surface frames there, and the split's
+    /// triangle-covariance frame elsewhere (flat nodes included); small
+    /// sequential subtrees built level by level with their
+    /// eigen-decompositions and leaf frames batched in AVX registers.
+    /// Measured (f64 OBB trees, 2-core Intel Xeon host): see the README's
+    /// build row. Parallel-close-proximity BV tests (40,000 triangles,
+    /// ε = 1e-3, OBB, descent rule `Both`): 348,120 (353,240 with the
+    /// hull-surface frames of earlier versions).
     #[default]
     Fast,
     /// Every node's statistics recomputed from its triangles, and the frame
