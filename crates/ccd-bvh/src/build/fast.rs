@@ -122,11 +122,16 @@ impl<T: Real> Fast<'_, T> {
         }
         let stats = (count > 1).then(|| node_stats(tris));
         let frame = frame(count, self.ctx.options.fit, stats.as_ref());
-        let (bv, mid) = match held.as_deref_mut() {
-            Some(slot) => self.node::<B>(tris, depth, stats, &frame, buf, slot),
-            None => self.node::<B>(tris, depth, stats, &frame, buf, &mut self.marks.lock()),
-        };
+        match held.as_deref_mut() {
+            Some(slot) => slot.distinct(tris, self.ctx.vertices.len(), &mut buf.ids),
+            None => self
+                .marks
+                .lock()
+                .distinct(tris, self.ctx.vertices.len(), &mut buf.ids),
+        }
+        let (bv, mid) = self.node::<B>(tris, depth, stats, &frame, &buf.ids, &mut buf.scratch);
         let Some(mid) = mid else {
+            self.ctx.progress.leaf(count);
             return site.leaf(bv, start, count);
         };
         let (l, r) = tris.split_at_mut(mid);
@@ -176,15 +181,19 @@ impl<T: Real> Fast<'_, T> {
         let oriented = matches!(B::KIND, BvKind::Obb | BvKind::Rss);
         while !level.is_empty() {
             batch.stats(&level);
-            batch.frames(&level, oriented, self.ctx, buf, marks);
+            batch.distinct(&level, self.ctx.vertices.len(), marks);
+            batch.frames(&level, oriented, self.ctx);
+            let mut reached = 0;
             let work = level
                 .drain(..)
                 .zip(batch.node_stats.drain(..))
-                .zip(&batch.frames);
-            for ((p, stats), frame) in work {
+                .zip(&batch.frames)
+                .zip(batch.ids.chunks());
+            for (((p, stats), frame), ids) in work {
                 let count = p.tris.len();
-                let (bv, mid) = self.node::<B>(p.tris, p.depth, stats, frame, buf, marks);
+                let (bv, mid) = self.node::<B>(p.tris, p.depth, stats, frame, ids, &mut buf.scratch);
                 let Some(mid) = mid else {
+                    reached += count;
                     placed.absorb(p.site.leaf(bv, p.start, count));
                     continue;
                 };
@@ -203,34 +212,40 @@ impl<T: Real> Fast<'_, T> {
                     site: site_r,
                 });
             }
+            self.ctx.progress.leaf(reached);
             std::mem::swap(&mut level, &mut next);
         }
         placed
     }
 
-    /// The volume of the node over `tris` whose statistics (for two or more
-    /// triangles) are `stats`, oriented by `frame`, and, unless it is a leaf,
-    /// the size of its first child (`tris` reordered into the two children).
+    /// The volume of the node over `tris`, whose distinct vertices are `ids`
+    /// and whose statistics (for two or more triangles) are `stats`, oriented
+    /// by `frame`, and, unless it is a leaf, the size of its first child
+    /// (`tris` reordered into the two children).
     fn node<B: BoundingVolume<T>>(
         &self,
         tris: &mut [Tri],
         depth: u32,
         stats: Option<NodeStats>,
         frame: &FitFrame,
-        buf: &mut Buffers,
-        marks: &mut Slot,
+        ids: &[u32],
+        scratch: &mut Scratch,
     ) -> (B, Option<usize>) {
         let (vertices, options) = (self.ctx.vertices, self.ctx.options);
         let count = tris.len();
-        buf.faces.clear();
-        buf.faces.extend(tris.iter().map(|t| t.vertices));
-        marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
-        let bv = B::fit_shared(vertices, &buf.faces, &buf.ids, frame);
+        // Oriented volumes with given or chosen axes read only the vertices (`Obb::fit_shared`,
+        // `Rss::fit_shared`); every other fit gets its faces.
+        let axes_only = matches!(B::KIND, BvKind::Obb | BvKind::Rss)
+            && matches!(frame, FitFrame::Axes(_) | FitFrame::Tighter { .. });
+        scratch.faces.clear();
+        if !axes_only {
+            scratch.faces.extend(tris.iter().map(|t| t.vertices));
+        }
+        let bv = B::fit_shared(vertices, &scratch.faces, ids, frame);
         let Some(stats) = stats.filter(|_| count > options.leaf_size as usize) else {
-            self.ctx.progress.leaf(count);
             return (bv, None);
         };
-        let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH, &mut buf.keys);
+        let mid = split(tris, &stats, depth < MEAN_SPLIT_DEPTH, &mut scratch.keys);
         (bv, Some(mid))
     }
 }
@@ -262,6 +277,25 @@ struct LevelBatch {
     /// The faces of the level's one-face leaves and their frames.
     leaves: Vec<[u32; 3]>,
     leaf_frames: Vec<FitFrame>,
+    /// The distinct vertices of each node of the level.
+    ids: Runs,
+}
+
+/// Runs of vertex indices, one per node, in one array.
+#[derive(Default)]
+struct Runs {
+    all: Vec<u32>,
+    ends: Vec<usize>,
+    /// Scratch for one run.
+    one: Vec<u32>,
+}
+
+impl Runs {
+    /// The runs in order.
+    fn chunks(&self) -> impl Iterator<Item = &[u32]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(a, &b)| &self.all[a..b])
+    }
 }
 
 impl LevelBatch {
@@ -291,6 +325,19 @@ impl LevelBatch {
         }
     }
 
+    /// The distinct vertices of each node of `level` (vertex indices below
+    /// `len`).
+    fn distinct<T: Real, B>(&mut self, level: &[Pending<'_, T, B>], len: usize, marks: &mut Slot) {
+        let Runs { all, ends, one } = &mut self.ids;
+        all.clear();
+        ends.clear();
+        for p in level {
+            marks.distinct(p.tris, len, one);
+            all.extend_from_slice(one);
+            ends.push(all.len());
+        }
+    }
+
     /// The frame of each node of `level`: [`frame`]'s, and for an `oriented`
     /// volume (one that reads its frame) with the vertex covariances of the
     /// chosen frames decomposed together (their `vertex_axes`) and the
@@ -302,8 +349,6 @@ impl LevelBatch {
         level: &[Pending<'_, T, B>],
         oriented: bool,
         ctx: &Context<'_, T>,
-        buf: &mut Buffers,
-        marks: &mut Slot,
     ) {
         let vertices = ctx.vertices;
         self.frames.clear();
@@ -318,14 +363,9 @@ impl LevelBatch {
         }
         self.covs.clear();
         self.leaves.clear();
-        for (p, f) in level.iter().zip(&self.frames) {
+        for ((p, f), ids) in level.iter().zip(&self.frames).zip(self.ids.chunks()) {
             match f {
-                FitFrame::Tighter { .. } => {
-                    buf.faces.clear();
-                    buf.faces.extend(p.tris.iter().map(|t| t.vertices));
-                    marks.distinct(&buf.faces, vertices.len(), &mut buf.ids);
-                    self.covs.push(vertex_covariance(vertices, &buf.ids));
-                }
+                FitFrame::Tighter { .. } => self.covs.push(vertex_covariance(vertices, ids)),
                 FitFrame::Method(_) if p.tris.len() == 1 => self.leaves.push(p.tris[0].vertices),
                 _ => {}
             }
@@ -350,12 +390,19 @@ impl LevelBatch {
     }
 }
 
-/// A task's reusable buffers: a node's faces, its distinct vertices and the
-/// split's projections.
+/// A task's reusable buffers: a node's distinct vertices, and the scratch of
+/// [`Fast::node`].
 #[derive(Default)]
 struct Buffers {
-    faces: Vec<[u32; 3]>,
     ids: Vec<u32>,
+    scratch: Scratch,
+}
+
+/// The scratch of [`Fast::node`]: a node's faces (for fits that read them)
+/// and the split's projections.
+#[derive(Default)]
+struct Scratch {
+    faces: Vec<[u32; 3]>,
     keys: Vec<f64>,
 }
 
@@ -433,11 +480,12 @@ impl Marks {
 }
 
 impl Slot {
-    /// Writes the distinct vertex indices of `faces` (indices below `len`)
+    /// Writes the distinct vertex indices of `tris` (indices below `len`)
     /// to `ids`, in order of first appearance.
-    fn distinct(&mut self, faces: &[[u32; 3]], len: usize, ids: &mut Vec<u32>) {
+    fn distinct(&mut self, tris: &[Tri], len: usize, ids: &mut Vec<u32>) {
         ids.clear();
-        if let [[a, b, c]] = *faces {
+        if let [t] = tris {
+            let [a, b, c] = t.vertices;
             // One triangle (every leaf): no marks needed.
             ids.push(a);
             ids.extend((b != a).then_some(b));
@@ -457,9 +505,9 @@ impl Slot {
         // Branch-free: every index is written at the end of the list, which
         // grows only where the vertex is new (whether it is new is a coin flip
         // a branch would mispredict).
-        ids.resize(3 * faces.len(), 0);
+        ids.resize(3 * tris.len(), 0);
         let mut len = 0;
-        for &v in faces.iter().flatten() {
+        for &v in tris.iter().flat_map(|t| &t.vertices) {
             let m = &mut mark[v as usize];
             ids[len] = v;
             len += usize::from(*m != stamp);
