@@ -58,7 +58,18 @@ pub fn obb_axes<T: Real>(
 /// # Panics
 /// If an index is out of range.
 pub fn vertex_covariance<T: Real>(vertices: &[[T; 3]], ids: &[u32]) -> Matrix3<f64> {
-    let k = vertex_exponent(vertices, ids);
+    vertex_covariance_scaled(vertices, ids, vertex_exponent(vertices, ids))
+}
+
+/// [`vertex_covariance`] on the vertices scaled by a given `2^k`, e.g. the
+/// exponent [`super::statistics_exponent`] picks for the whole vertex array,
+/// under which a tree builder computes the statistics of any subset without
+/// overflow and without a pass to find each subset's own exponent (the axes
+/// are the same wherever neither choice under- or overflows).
+///
+/// # Panics
+/// If an index is out of range.
+pub fn vertex_covariance_scaled<T: Real>(vertices: &[[T; 3]], ids: &[u32], k: i32) -> Matrix3<f64> {
     let at = |i: &u32| scaled(&to_f64(&vertices[*i as usize]), k);
     point_moments(ids.iter().map(at), ids.len()).1
 }

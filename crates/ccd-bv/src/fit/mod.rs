@@ -50,7 +50,7 @@ mod tighter;
 mod vec_lanes;
 
 pub use covariance::{point_covariance, principal_axes, principal_axes_many, triangle_covariance};
-pub use frame::{obb_axes, vertex_covariance};
+pub use frame::{obb_axes, vertex_covariance, vertex_covariance_scaled};
 pub use frame_lanes::leaf_frames_many;
 pub use hull::convex_hull;
 pub use scale::{scaled_vertex, statistics_exponent};

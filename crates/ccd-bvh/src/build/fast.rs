@@ -36,7 +36,7 @@
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
 
-use ccd_bv::fit::{leaf_frames_many, principal_axes_many, vertex_covariance};
+use ccd_bv::fit::{leaf_frames_many, principal_axes_many, vertex_covariance_scaled};
 use ccd_bv::{BoundingVolume, BvKind, FitFrame, FitMethod, Real};
 use nalgebra::Matrix3;
 use rayon::prelude::*;
@@ -64,7 +64,11 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
         .map(|(id, t)| Tri::new(ctx.vertices, *t, id as u32, k))
         .collect();
     let marks = Marks::new();
-    let fast = Fast { ctx, marks: &marks };
+    let fast = Fast {
+        ctx,
+        marks: &marks,
+        exponent: k,
+    };
     let (nodes, profile) = super::layout::build(triangles.len(), |site| {
         fast.subtree::<B>(&mut tris, 0, 0, &mut Buffers::default(), None, site)
     });
@@ -86,6 +90,9 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
 struct Fast<'a, T> {
     ctx: &'a Context<'a, T>,
     marks: &'a Marks,
+    /// The mesh's statistics exponent (the triangles' and the vertex
+    /// covariances' units, [`ccd_bv::fit::statistics_exponent`]).
+    exponent: i32,
 }
 
 impl<T: Real> Fast<'_, T> {
@@ -182,7 +189,7 @@ impl<T: Real> Fast<'_, T> {
         while !level.is_empty() {
             batch.stats(&level);
             batch.distinct(&level, self.ctx.vertices.len(), marks);
-            batch.frames(&level, oriented, self.ctx);
+            batch.frames(&level, oriented, self.ctx, self.exponent);
             let mut reached = 0;
             let work = level
                 .drain(..)
@@ -349,6 +356,7 @@ impl LevelBatch {
         level: &[Pending<'_, T, B>],
         oriented: bool,
         ctx: &Context<'_, T>,
+        exponent: i32,
     ) {
         let vertices = ctx.vertices;
         self.frames.clear();
@@ -365,7 +373,9 @@ impl LevelBatch {
         self.leaves.clear();
         for ((p, f), ids) in level.iter().zip(&self.frames).zip(self.ids.chunks()) {
             match f {
-                FitFrame::Tighter { .. } => self.covs.push(vertex_covariance(vertices, ids)),
+                FitFrame::Tighter { .. } => {
+                    self.covs.push(vertex_covariance_scaled(vertices, ids, exponent));
+                }
                 FitFrame::Method(_) if p.tris.len() == 1 => self.leaves.push(p.tris[0].vertices),
                 _ => {}
             }
