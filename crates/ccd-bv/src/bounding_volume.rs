@@ -138,6 +138,33 @@ pub trait BoundingVolume<T: Real>:
         }
     }
 
+    /// For a tree builder that bounds its largest nodes by the ranges of
+    /// their vertices' projections, gathered where it visits the vertices of
+    /// smaller nodes below them, instead of a pass over each large node's
+    /// vertices: the axes (columns) along which
+    /// [`from_ranges`](Self::from_ranges) builds the volume `fit_shared`
+    /// would orient by `frame`, as the volume stores them. `None` (the
+    /// default) where the type is not built that way.
+    fn range_axes(frame: &FitFrame) -> Option<nalgebra::Matrix3<f64>> {
+        let _ = frame;
+        None
+    }
+
+    /// The volume with the axes `axes` (from
+    /// [`range_axes`](Self::range_axes)) around every point whose
+    /// projections on them, as [`fit::widen_ranges`](crate::fit::widen_ranges)
+    /// computes them, lie within `ranges` (the low and the high ends, one
+    /// entry per axis): every such point passes `contains_point(p, 0)` as
+    /// evaluated, as it would after a fit. `None` where the type is not built
+    /// that way (the default) or a parameter would not be finite.
+    fn from_ranges(
+        axes: &nalgebra::Matrix3<f64>,
+        ranges: &(nalgebra::Vector3<f64>, nalgebra::Vector3<f64>),
+    ) -> Option<Self> {
+        let _ = (axes, ranges);
+        None
+    }
+
     /// This volume moved by `pose` (exact for spheres and OBBs; an AABB is
     /// wrapped by the axis-aligned box of its rotated self, Gottschalk §2.3.2).
     fn transformed(&self, pose: &Pose<T>) -> Self;

@@ -90,6 +90,24 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         fit::fit_obb_shared(vertices, faces, ids, frame)
     }
 
+    /// The axes of [`FitFrame::Axes`] rounded to `T` as the box stores
+    /// them; `None` for the other frames.
+    fn range_axes(frame: &FitFrame) -> Option<Matrix3<f64>> {
+        match frame {
+            FitFrame::Axes(axes) => Some(fit::stored_axes::<T>(axes)),
+            _ => None,
+        }
+    }
+
+    /// The box around the ranges' middle with half their widths, plus a
+    /// slack of `64·T::EPSILON·(‖c‖∞ + Σ half)` for the roundings the ranges
+    /// and both containment tests may hide, then padded as a fit (a few dozen
+    /// units in the last place looser than the fit's exact pass would make
+    /// it).
+    fn from_ranges(axes: &Matrix3<f64>, ranges: &(Vector3<f64>, Vector3<f64>)) -> Option<Self> {
+        fit::obb_from_ranges(axes, ranges)
+    }
+
     /// Exact up to round-off: axes `R·axes`, centre `R·c + t`, same extents.
     #[inline]
     fn transformed(&self, pose: &Pose<T>) -> Self {

@@ -138,6 +138,29 @@ fn sphere_meshes_satisfy_invariants_for_every_volume_and_scalar() {
     }
 }
 
+/// Trees with nodes of more than 512 triangles, whose OBBs the default build makes from the ranges their
+/// subtrees gather instead of from their vertices: every vertex inside every node above it as `contains_point`
+/// evaluates it, in `f64` and `f32`, sequential and parallel, near the origin and far from it (where the
+/// rounding of the centre dominates the slack), with several leaf sizes.
+#[test]
+fn large_nodes_built_from_ranges_contain_their_vertices() {
+    let mut far = latlong(30, 40, 1e-2);
+    for p in &mut far.vertices {
+        *p = [p[0] + 3e3, p[1] - 7e2, p[2] + 1e4];
+    }
+    for mesh in [icosphere(4, 1.0), far] {
+        for (leaf_size, parallel_threshold) in [(1, usize::MAX), (1, 16), (4, 600)] {
+            let o = BuildOptions {
+                leaf_size,
+                parallel_threshold,
+                ..BuildOptions::default()
+            };
+            build_and_check::<f64, Obb<f64>>(&mesh, &o);
+            build_and_check::<f32, Obb<f32>>(&mesh, &o);
+        }
+    }
+}
+
 #[test]
 fn parallel_build_equals_sequential_build() {
     let mesh = icosphere(4, 1.0);

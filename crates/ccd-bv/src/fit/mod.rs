@@ -43,12 +43,14 @@ mod eigen_lanes;
 mod exact;
 mod frame;
 mod frame_lanes;
+mod from_ranges;
 mod hull;
 mod rss;
 mod scale;
 mod tighter;
 mod vec_lanes;
 
+pub use bounds::widen_ranges;
 pub use covariance::{point_covariance, principal_axes, principal_axes_many, triangle_covariance};
 pub use frame::{obb_axes, vertex_covariance, vertex_covariance_scaled};
 pub use frame_lanes::leaf_frames_many;
@@ -58,6 +60,7 @@ pub use scale::{scaled_vertex, statistics_exponent};
 pub(crate) use bounds::{
     fit_aabb, fit_aabb_of, fit_obb, fit_obb_shared, fit_sphere, fit_sphere_of,
 };
+pub(crate) use from_ranges::{obb_from_ranges, stored_axes};
 pub(crate) use rss::{fit_rss, fit_rss_shared};
 
 /// The distinct vertex indices used by `faces`, sorted.

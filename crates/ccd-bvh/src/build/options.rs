@@ -39,9 +39,11 @@ pub enum BuildMethod {
     /// covariance's frames ([`FitFrame::Tighter`](ccd_bv::FitFrame::Tighter):
     /// the frame in which the vertices' box is smaller), which makes trees
     /// tighter than hull-surface frames there, and the split's
-    /// triangle-covariance frame elsewhere (flat nodes included); small
-    /// sequential subtrees built level by level with their
-    /// eigen-decompositions and leaf frames batched in AVX registers.
+    /// triangle-covariance frame elsewhere (flat nodes included); nodes of
+    /// more than 512 triangles bounded from the ranges of their vertices'
+    /// projections gathered below them (OBBs); small sequential subtrees
+    /// built level by level with their eigen-decompositions and leaf frames
+    /// batched in AVX registers.
     /// Measured (f64 OBB trees, 2-core Intel Xeon host): see the README's
     /// build row. Parallel-close-proximity BV tests (40,000 triangles,
     /// ε = 1e-3, OBB, descent rule `Both`): 348,120 (353,240 with the
