@@ -423,10 +423,10 @@ impl LevelBatch {
         self.node_stats.clear();
         for p in level {
             self.node_stats.push((p.tris.len() > 1).then(|| {
-                let (m, (a, _)) = decomposed
+                let (m, &(axes, spreads)) = decomposed
                     .next()
                     .expect("one decomposition per node of two or more");
-                m.stats(*a)
+                m.stats(axes, spreads)
             }));
         }
     }

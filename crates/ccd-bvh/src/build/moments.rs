@@ -14,7 +14,7 @@
 //! a frame, never a volume's containment.
 
 use ccd_bv::Real;
-use ccd_bv::fit::{principal_axes, scaled_vertex};
+use ccd_bv::fit::{principal_axes_many, scaled_vertex};
 use nalgebra::{Matrix3, Vector3};
 
 /// One triangle of the build with its moments (scaled units).
@@ -120,16 +120,14 @@ pub(crate) struct NodeMoments {
 }
 
 impl NodeMoments {
-    /// The statistics, given `axes = principal_axes(&self.cov)`.
-    pub(crate) fn stats(&self, axes: Matrix3<f64>) -> NodeStats {
-        let spread = |j: usize| {
-            let a: Vector3<f64> = axes.column(j).into();
-            a.dot(&(self.cov * a))
-        };
+    /// The statistics, given the principal axes of `self.cov` and their
+    /// spreads (eigenvalues, descending), as
+    /// [`ccd_bv::fit::principal_axes_many`] gives them.
+    pub(crate) fn stats(&self, axes: Matrix3<f64>, spreads: [f64; 3]) -> NodeStats {
         NodeStats {
             axes,
             mean: self.mean,
-            spans_plane: self.weighted && spread(1) > FLAT * spread(0),
+            spans_plane: self.weighted && spreads[1] > FLAT * spreads[0],
         }
     }
 }
@@ -137,7 +135,10 @@ impl NodeMoments {
 /// [`node_moments`] and their statistics.
 pub(crate) fn node_stats(tris: &[Tri]) -> NodeStats {
     let m = node_moments(tris);
-    m.stats(principal_axes(&m.cov))
+    let mut decomposed = Vec::with_capacity(1);
+    principal_axes_many(std::slice::from_ref(&m.cov), &mut decomposed);
+    let (axes, spreads) = decomposed[0];
+    m.stats(axes, spreads)
 }
 
 /// `Σ(own + w·d·dᵀ)` (`xx, yy, zz, xy, xz, yz`) over `tris`, with `d` the
