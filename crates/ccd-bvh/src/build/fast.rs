@@ -29,7 +29,7 @@
 //!   [`BoundingVolume::range_axes`]) are bounded after their children, from
 //!   the ranges of their vertices' projections on their axes, which the
 //!   nodes below gather when they visit their own vertices
-//!   ([`widen_ranges`]): those few nodes (the top levels, about 1 in 300 on
+//!   ([`widen_ranges`]): those few nodes (the top seven levels, about 127 of the 79,999 nodes of
 //!   a 40,000-triangle mesh) then need no pass over their vertices, which
 //!   was about 9 % of the build, and their boxes are looser than fits by a
 //!   slack of 64 units in the last place ([`BoundingVolume::from_ranges`]),
