@@ -5,8 +5,8 @@
 mod common;
 
 use ccd_bv::nalgebra::Vector3;
-use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Obb, Real, Rss};
-use common::{Rng, cap, ids};
+use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Obb, Rss};
+use common::{Rng, box_volume, cap, ids, thin_caps};
 
 /// Every vertex inside, as evaluated in `T`, for OBBs and RSSs, in `f64` and `f32`.
 #[test]
@@ -57,20 +57,11 @@ fn projected_hull_is_the_hull_frame_of_coplanar_vertices() {
 /// volume ratios over 300 caps.
 #[test]
 fn projected_hull_boxes_are_as_tight_as_the_hull_surface_on_thin_patches() {
-    let mut rng = Rng::new(9);
     let (mut projected, mut triangles, mut count) = (0.0, 0.0, 0.0);
-    for _ in 0..300 {
-        let n = 6 + rng.below(25);
-        let rho = rng.range(0.02, 0.2);
-        let (v, f) = cap(&mut rng, n, rho);
-        let volume = |frame: FitFrame| {
-            Obb::fit_shared(&v, &f, &ids(n), &frame)
-                .volume()
-                .to_f64_exact()
-        };
-        let hull = volume(FitFrame::Method(FitMethod::HullSurface));
-        projected += volume(FitFrame::ProjectedHull) / hull;
-        triangles += volume(FitFrame::Method(FitMethod::TriangleSurface)) / hull;
+    for (v, f) in thin_caps(9) {
+        let hull = box_volume(&v, &f, FitFrame::Method(FitMethod::HullSurface));
+        projected += box_volume(&v, &f, FitFrame::ProjectedHull) / hull;
+        triangles += box_volume(&v, &f, FitFrame::Method(FitMethod::TriangleSurface)) / hull;
         count += 1.0;
     }
     let (projected, triangles) = (projected / count, triangles / count);

@@ -7,10 +7,7 @@ mod common;
 
 use ccd_bv::nalgebra::{Matrix3, Vector3};
 use ccd_bv::{BoundingVolume, FitFrame, FitMethod, Obb, Real, Rss};
-use common::{Rng, cap, ids};
-
-/// Vertices and the faces over them.
-type Patch<T> = (Vec<[T; 3]>, Vec<[u32; 3]>);
+use common::{Patch, Rng, box_volume, cap, ids, thin_caps};
 
 /// Caps of every size and curvature, a coplanar grid, a collinear set and coincident points.
 fn patches() -> Vec<Patch<f64>> {
@@ -123,26 +120,21 @@ fn tighter_is_the_fit_of_the_frame_with_the_smaller_box() {
 /// 3-D hull surface's. Means of the volume ratios over 300 caps.
 #[test]
 fn tighter_boxes_are_as_tight_as_the_hull_surface_on_thin_patches() {
-    let mut rng = Rng::new(9);
     let (mut tighter, mut vertices, mut triangles, mut count) = (0.0, 0.0, 0.0, 0.0);
-    for _ in 0..300 {
-        let n = 6 + rng.below(25);
-        let rho = rng.range(0.02, 0.2);
-        let (v, f) = cap(&mut rng, n, rho);
-        let volume = |frame: FitFrame| {
-            Obb::fit_shared(&v, &f, &ids(n), &frame)
-                .volume()
-                .to_f64_exact()
-        };
+    for (v, f) in thin_caps(9) {
         let axes = ccd_bv::fit::principal_axes(&ccd_bv::fit::triangle_covariance(&v, &f).1);
-        let hull = volume(FitFrame::Method(FitMethod::HullSurface));
-        let chosen = volume(FitFrame::Tighter {
-            axes,
-            vertex_axes: None,
-        });
+        let hull = box_volume(&v, &f, FitFrame::Method(FitMethod::HullSurface));
+        let chosen = box_volume(
+            &v,
+            &f,
+            FitFrame::Tighter {
+                axes,
+                vertex_axes: None,
+            },
+        );
         let (by_vertices, by_triangles) = (
-            volume(FitFrame::Axes(vertex_axes(&v))),
-            volume(FitFrame::Axes(axes)),
+            box_volume(&v, &f, FitFrame::Axes(vertex_axes(&v))),
+            box_volume(&v, &f, FitFrame::Axes(axes)),
         );
         assert!(chosen <= by_vertices.min(by_triangles));
         tighter += chosen / hull;

@@ -195,9 +195,12 @@ pub fn arr(v: &Vector3<f64>) -> [f64; 3] {
     [v.x, v.y, v.z]
 }
 
+/// Vertices and the faces over them.
+pub type Patch<T = f64> = (Vec<[T; 3]>, Vec<[u32; 3]>);
+
 /// `n` random points of the unit sphere within the angle `rho` of a random direction, and a fan of triangles
 /// over them in their order (the frames read the distinct vertices; the faces only have to cover them).
-pub fn cap(rng: &mut Rng, n: usize, rho: f64) -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
+pub fn cap(rng: &mut Rng, n: usize, rho: f64) -> Patch {
     let q = rng.rotation();
     let v = (0..n)
         .map(|_| {
@@ -216,4 +219,23 @@ pub fn cap(rng: &mut Rng, n: usize, rho: f64) -> (Vec<[f64; 3]>, Vec<[u32; 3]>) 
 /// The indices `0..n` (every vertex of a patch, each once).
 pub fn ids(n: usize) -> Vec<u32> {
     (0..n as u32).collect()
+}
+
+/// 300 thin curved patches drawn from `seed`: caps of the unit sphere of angular radius 0.02 to 0.2 with 6 to 30
+/// vertices, the sizes of the nodes a tree build orients by hull or covariance frames.
+pub fn thin_caps(seed: u64) -> Vec<Patch> {
+    let mut rng = Rng::new(seed);
+    (0..300)
+        .map(|_| {
+            let n = 6 + rng.below(25);
+            let rho = rng.range(0.02, 0.2);
+            cap(&mut rng, n, rho)
+        })
+        .collect()
+}
+
+/// The volume of the box `Obb::fit_shared` fits to the patch `(v, f)` (every vertex used) with `frame`.
+pub fn box_volume(v: &[[f64; 3]], f: &[[u32; 3]], frame: ccd_bv::FitFrame) -> f64 {
+    use ccd_bv::BoundingVolume;
+    ccd_bv::Obb::fit_shared(v, f, &ids(v.len()), &frame).volume()
 }
