@@ -29,16 +29,17 @@
 //!   [`BoundingVolume::range_axes`]) are bounded after their children, from
 //!   the ranges of their vertices' projections on their axes, which the
 //!   nodes below gather when they visit their own vertices
-//!   ([`widen_ranges`]): those few nodes (the top seven levels, about 127 of the 79,999 nodes of
-//!   a 40,000-triangle mesh) then need no pass over their vertices, which
-//!   was about 9 % of the build, and their boxes are looser than fits by a
-//!   slack of 64 units in the last place ([`BoundingVolume::from_ranges`]),
-//!   with every counter of the benchmarks unchanged.
+//!   ([`widen_ranges`]): those few nodes (the top seven levels, about 127
+//!   of the 79,999 nodes of a 40,000-triangle mesh) then need no pass over
+//!   their vertices, which was about 9 % of the build, and their boxes are
+//!   looser than fits by a slack of 64 units in the last place
+//!   ([`BoundingVolume::from_ranges`]), with every counter of the
+//!   benchmarks unchanged.
 //! - Order of work: sequential subtrees of up to [`LEVELLED`] triangles go
 //!   level by level, so the eigen-decompositions of a level's nodes (their
 //!   triangle covariances, and for oriented volumes the vertex covariances
-//!   of the nodes whose frame is chosen) and the frames of its one-face leaves are computed
-//!   together, eight at a time in AVX registers
+//!   of the nodes whose frame is chosen) and the frames of its one-face
+//!   leaves are computed together, eight at a time in AVX registers
 //!   ([`ccd_bv::fit::principal_axes_many`], [`ccd_bv::fit::leaf_frames_many`]),
 //!   bit for bit what the one-at-a-time code computes: the same tree in
 //!   either order.
@@ -249,9 +250,11 @@ impl<T: Real> Fast<'_, T> {
     /// level: the triangle covariances of a level's nodes are decomposed
     /// together ([`ccd_bv::fit::principal_axes_many`], eight at a time with
     /// AVX, bit for bit the one-at-a-time axes), then each node is fitted
-    /// and split as [`node`](Self::node) does. The same nodes in the same
+    /// ([`fit_node`]) and split ([`split`]). The same nodes in the same
     /// slots as the depth-first order; subtrees are small enough
-    /// ([`LEVELLED`]) for a level's triangles to stay in the cache.
+    /// ([`LEVELLED`]) for a level's triangles to stay in the cache. Returns
+    /// the ranges of the subtree's vertices on each of `above`, as
+    /// [`subtree`](Self::subtree) does.
     fn levelled<B: BoundingVolume<T>>(
         &self,
         node: Pending<'_, T, B>,
@@ -501,15 +504,15 @@ impl LevelBatch {
 }
 
 /// A task's reusable buffers: a node's distinct vertices, and the scratch of
-/// [`Fast::node`].
+/// [`fit_node`] and [`split`].
 #[derive(Default)]
 struct Buffers {
     ids: Vec<u32>,
     scratch: Scratch,
 }
 
-/// The scratch of [`Fast::node`]: a node's faces (for fits that read them)
-/// and the split's projections.
+/// The scratch of a node's fit and split: its faces (for the fits that read
+/// them, [`fit_node`]) and the split's projections.
 #[derive(Default)]
 struct Scratch {
     faces: Vec<[u32; 3]>,
