@@ -81,7 +81,7 @@ pub(super) fn projected_ranges<T: Real, const N: usize>(
 
 /// Widens each of `ranges` (low and high ends per axis) to the projections of the vertices `ids` on the
 /// columns of the matching entry of `axes`: `axesᵀ·p` in `f64` for each vertex `p` widened exactly, each
-/// component a three-term dot product (within `4ε‖p‖₁` of its exact value, `ε = f64::EPSILON`), in one pass
+/// component a three-term dot product (within `γ₃‖p‖₁ ≈ 1.5ε‖p‖₁` of its exact value, `ε = f64::EPSILON`), in one pass
 /// over the vertices. What a tree builder gathers for [`BoundingVolume::from_ranges`](crate::BoundingVolume::from_ranges).
 ///
 /// # Panics
