@@ -51,6 +51,28 @@ fn round_trip<T: Real, B: BoundingVolume<T> + PartialEq>(mesh: &Mesh, options: &
     );
 }
 
+/// Trees whose largest nodes are built from gathered ranges (`BoundingVolume::from_ranges`) pass the validated
+/// open's containment proof at the ends of each scalar type's supported range: an icosphere of 1,280 triangles
+/// scaled to `2^k`, with a coordinate of every third vertex a supported length far below the mesh's scale.
+#[test]
+fn range_built_trees_pass_the_containment_proof_at_every_scale() {
+    fn at_scale<T: Real>(k: i32, tiny: bool) {
+        let mesh = icosphere(3, 1.0).at_scale(k, tiny.then_some(T::LIMITS.length_min * 4.0));
+        let owned = tree::<T, Obb<T>>(&mesh, &BuildOptions::default());
+        let bytes = Aligned::new(&owned.to_bytes().unwrap());
+        let view = BvhView::<T, Obb<T>>::from_bytes(bytes.bytes());
+        assert!(view.is_ok(), "{} at 2^{k}: {:?}", T::NAME, view.err());
+    }
+    for tiny in [false, true] {
+        for k in [-127, -60, 0, 60, 126] {
+            at_scale::<f64>(k, tiny);
+        }
+        for k in [-39, 0, 39] {
+            at_scale::<f32>(k, tiny);
+        }
+    }
+}
+
 #[test]
 fn every_type_round_trips_through_bytes() {
     let mesh = icosphere(2, 1.5);

@@ -161,6 +161,25 @@ fn large_nodes_built_from_ranges_contain_their_vertices() {
     }
 }
 
+/// The same at the ends of the supported range of each scalar type: an icosphere of 1,280 triangles (two
+/// levels of nodes built from ranges) scaled to `2^k` from the smallest supported scale to the largest, with a
+/// coordinate of every third vertex replaced by a supported length far below the mesh's scale.
+#[test]
+fn large_nodes_built_from_ranges_contain_their_vertices_at_every_scale() {
+    fn at_scale<T: Real>(k: i32, tiny: bool) {
+        let mesh = icosphere(3, 1.0).at_scale(k, tiny.then_some(T::LIMITS.length_min * 4.0));
+        build_and_check::<T, Obb<T>>(&mesh, &BuildOptions::default());
+    }
+    for tiny in [false, true] {
+        for k in [-127, -60, 0, 60, 126] {
+            at_scale::<f64>(k, tiny);
+        }
+        for k in [-39, 0, 39] {
+            at_scale::<f32>(k, tiny);
+        }
+    }
+}
+
 #[test]
 fn parallel_build_equals_sequential_build() {
     let mesh = icosphere(4, 1.0);

@@ -26,6 +26,20 @@ impl Mesh {
         self.triangles.is_empty()
     }
 
+    /// The mesh scaled by `2^k`, with the second coordinate of every third vertex (from the first) set to
+    /// `tiny` where given: a mesh at the end of a scalar type's supported range, mixing lengths far below its
+    /// scale.
+    pub fn at_scale(mut self, k: i32, tiny: Option<f64>) -> Self {
+        let s = 2f64.powi(k);
+        for (i, p) in self.vertices.iter_mut().enumerate() {
+            *p = p.map(|x| x * s);
+            if let Some(t) = tiny.filter(|_| i % 3 == 0) {
+                p[1] = t;
+            }
+        }
+        self
+    }
+
     /// The three corner positions of triangle `i`.
     ///
     /// # Panics
