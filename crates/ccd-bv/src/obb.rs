@@ -85,7 +85,9 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         fit::fit_obb(vertices, faces, method)
     }
 
-    /// As [`fit`](BoundingVolume::fit) on the given vertices, with the given axes or the method's.
+    /// As [`fit`](BoundingVolume::fit) on the given vertices, with the given axes or the method's. With
+    /// [`FitFrame::Axes`] or [`FitFrame::Tighter`] only `ids` is read: `faces` may be empty (a tree builder
+    /// then skips collecting them).
     fn fit_shared(vertices: &[[T; 3]], faces: &[[u32; 3]], ids: &[u32], frame: &FitFrame) -> Self {
         fit::fit_obb_shared(vertices, faces, ids, frame)
     }

@@ -75,7 +75,9 @@ impl<T: Real> BoundingVolume<T> for Rss<T> {
         fit::fit_rss(vertices, faces, method)
     }
 
-    /// As [`fit`](BoundingVolume::fit) on the given vertices, with the given axes or the method's.
+    /// As [`fit`](BoundingVolume::fit) on the given vertices, with the given axes or the method's. With
+    /// [`FitFrame::Axes`] or [`FitFrame::Tighter`] only `ids` is read: `faces` may be empty (a tree builder
+    /// then skips collecting them).
     fn fit_shared(vertices: &[[T; 3]], faces: &[[u32; 3]], ids: &[u32], frame: &FitFrame) -> Self {
         fit::fit_rss_shared(vertices, faces, ids, frame)
     }

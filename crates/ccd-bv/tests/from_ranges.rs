@@ -30,10 +30,7 @@ fn cloud(rng: &mut Rng, n: usize, center: Vector3<f64>, size: f64) -> Vec<[f64; 
 fn check<T: Real>(v: &[[T; 3]], axes: &Matrix3<f64>) {
     let i = ids(v.len());
     let axes = Obb::<T>::range_axes(&FitFrame::Axes(*axes)).expect("boxes are built from ranges");
-    let mut ranges = [(
-        Vector3::repeat(f64::INFINITY),
-        Vector3::repeat(f64::NEG_INFINITY),
-    )];
+    let mut ranges = [ccd_bv::fit::EMPTY_RANGE];
     ccd_bv::fit::widen_ranges(v, &i, &[axes], &mut ranges);
     let built = Obb::<T>::from_ranges(&axes, &ranges[0]).expect("finite");
     for p in v {

@@ -62,6 +62,13 @@ pub(crate) fn fit_obb_shared<T: Real>(
     obb_in_ranges(vertices, ids, &axes, k, ranges)
 }
 
+/// The range `(lo, hi)` of no point on three axes (every low end `+∞`, every high end `−∞`): what
+/// [`widen_ranges`] starts from.
+pub const EMPTY_RANGE: (Vector3<f64>, Vector3<f64>) = (
+    Vector3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+    Vector3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+);
+
 /// The ranges `(lo, hi)` of the vertices `ids`, scaled by `2^k`, projected on the columns of each of `frames`,
 /// in one pass over the vertices.
 pub(super) fn projected_ranges<T: Real, const N: usize>(
@@ -71,10 +78,7 @@ pub(super) fn projected_ranges<T: Real, const N: usize>(
     frames: [&Matrix3<f64>; N],
 ) -> [(Vector3<f64>, Vector3<f64>); N] {
     let at = frames.map(|axes| axes.transpose());
-    let mut ranges = [(
-        Vector3::repeat(f64::INFINITY),
-        Vector3::repeat(f64::NEG_INFINITY),
-    ); N];
+    let mut ranges = [EMPTY_RANGE; N];
     project_into(vertices, ids, k, &at, &mut ranges);
     ranges
 }

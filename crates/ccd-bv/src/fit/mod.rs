@@ -50,7 +50,7 @@ mod scale;
 mod tighter;
 mod vec_lanes;
 
-pub use bounds::widen_ranges;
+pub use bounds::{EMPTY_RANGE, widen_ranges};
 pub use covariance::{point_covariance, principal_axes, principal_axes_many, triangle_covariance};
 pub use frame::{obb_axes, vertex_covariance, vertex_covariance_scaled};
 pub use frame_lanes::leaf_frames_many;

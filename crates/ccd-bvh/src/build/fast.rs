@@ -47,7 +47,9 @@
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
 
-use ccd_bv::fit::{leaf_frames_many, principal_axes_many, vertex_covariance_scaled, widen_ranges};
+use ccd_bv::fit::{
+    EMPTY_RANGE, leaf_frames_many, principal_axes_many, vertex_covariance_scaled, widen_ranges,
+};
 use ccd_bv::{BoundingVolume, BvKind, FitFrame, FitMethod, Real};
 use nalgebra::{Matrix3, Vector3};
 use rayon::prelude::*;
@@ -352,12 +354,6 @@ fn fit_node<T: Real, B: BoundingVolume<T>>(
 
 /// The low and high ends of vertices' projections on three axes.
 type Range = (Vector3<f64>, Vector3<f64>);
-
-/// The range of no vertex.
-const EMPTY_RANGE: Range = (
-    Vector3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
-    Vector3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
-);
 
 /// Sequential subtrees of at most this many triangles are built level by
 /// level ([`Fast::levelled`]); larger ones depth first.
