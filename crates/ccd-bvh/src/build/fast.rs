@@ -235,6 +235,7 @@ impl<T: Real> Fast<'_, T> {
         held: Option<&mut Slot>,
     ) -> B {
         let len = self.ctx.vertices.len();
+        buf.ids.clear();
         match held {
             Some(slot) => slot.distinct(tris, len, &mut buf.ids),
             None => self.marks.lock().distinct(tris, len, &mut buf.ids),
@@ -391,8 +392,6 @@ struct LevelBatch {
 struct Runs {
     all: Vec<u32>,
     ends: Vec<usize>,
-    /// Scratch for one run.
-    one: Vec<u32>,
 }
 
 impl Runs {
@@ -433,12 +432,11 @@ impl LevelBatch {
     /// The distinct vertices of each node of `level` (vertex indices below
     /// `len`).
     fn distinct<T: Real, B>(&mut self, level: &[Pending<'_, T, B>], len: usize, marks: &mut Slot) {
-        let Runs { all, ends, one } = &mut self.ids;
+        let Runs { all, ends } = &mut self.ids;
         all.clear();
         ends.clear();
         for p in level {
-            marks.distinct(p.tris, len, one);
-            all.extend_from_slice(one);
+            marks.distinct(p.tris, len, all);
             ends.push(all.len());
         }
     }
@@ -589,10 +587,9 @@ impl Marks {
 }
 
 impl Slot {
-    /// Writes the distinct vertex indices of `tris` (indices below `len`)
+    /// Appends the distinct vertex indices of `tris` (indices below `len`)
     /// to `ids`, in order of first appearance.
     fn distinct(&mut self, tris: &[Tri], len: usize, ids: &mut Vec<u32>) {
-        ids.clear();
         if let [t] = tris {
             let [a, b, c] = t.vertices;
             // One triangle (every leaf): no marks needed.
@@ -614,14 +611,14 @@ impl Slot {
         // Branch-free: every index is written at the end of the list, which
         // grows only where the vertex is new (whether it is new is a coin flip
         // a branch would mispredict).
-        ids.resize(3 * tris.len(), 0);
-        let mut len = 0;
+        let mut end = ids.len();
+        ids.resize(end + 3 * tris.len(), 0);
         for &v in tris.iter().flat_map(|t| &t.vertices) {
             let m = &mut mark[v as usize];
-            ids[len] = v;
-            len += usize::from(*m != stamp);
+            ids[end] = v;
+            end += usize::from(*m != stamp);
             *m = stamp;
         }
-        ids.truncate(len);
+        ids.truncate(end);
     }
 }
