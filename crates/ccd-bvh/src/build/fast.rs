@@ -284,7 +284,7 @@ impl<T: Real> Fast<'_, T> {
             let mut reached = 0;
             let work = level
                 .drain(..)
-                .zip(batch.node_stats.drain(..))
+                .zip(&batch.node_stats)
                 .zip(&batch.frames)
                 .zip(batch.ids.chunks());
             for (((p, stats), frame), ids) in work {
@@ -297,10 +297,10 @@ impl<T: Real> Fast<'_, T> {
                     &mut buf.scratch.faces,
                 );
                 let leaf_size = self.ctx.options.leaf_size as usize;
-                let mid = stats.filter(|_| count > leaf_size).map(|s| {
+                let mid = stats.as_ref().filter(|_| count > leaf_size).map(|s| {
                     split(
                         p.tris,
-                        &s,
+                        s,
                         p.depth < MEAN_SPLIT_DEPTH,
                         &mut buf.scratch.keys,
                     )
