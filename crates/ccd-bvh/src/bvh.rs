@@ -20,8 +20,10 @@ pub struct Bvh<T: Real, B: BoundingVolume<T>> {
     faces: Vec<Face>,
     vertices: Vec<[T; 3]>,
     options: BuildOptions,
-    /// The profile of `nodes`' volumes, computed once at build.
-    profile: VolumeProfile<T>,
+    /// The profile of `nodes`' volumes, computed on the first
+    /// [`Hierarchy::volume_profile`] call (`O(n)`): only the queries that bound
+    /// distances read it, so a build and the other queries never pay for it.
+    profile: OnceLock<VolumeProfile<T>>,
     /// Caller id → face slot, derived on the first [`Hierarchy::face_slot`] call (4 bytes per face).
     slots: OnceLock<FaceSlots>,
 }
@@ -58,11 +60,7 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Self, BuildError> {
         build::validate(&vertices, triangles, options)?;
-        let build::Built {
-            nodes,
-            faces,
-            profile,
-        } = build::build::<T, B>(
+        let build::Built { nodes, faces } = build::build::<T, B>(
             &vertices,
             triangles,
             options,
@@ -70,7 +68,7 @@ impl<T: Real, B: BoundingVolume<T>> Bvh<T, B> {
         );
         progress(triangles.len());
         Ok(Self {
-            profile,
+            profile: OnceLock::new(),
             nodes,
             faces,
             vertices,
@@ -145,8 +143,12 @@ impl<T: Real, B: BoundingVolume<T>> Hierarchy for Bvh<T, B> {
             .get(id)
     }
 
-    /// Computed at build, from the volumes the tree holds.
+    /// Computed from the tree's volumes on the first call and kept.
     fn volume_profile(&self) -> Option<VolumeProfile<T>> {
-        Some(self.profile)
+        Some(
+            *self
+                .profile
+                .get_or_init(|| VolumeProfile::of(self.nodes.iter().map(|n| &n.bv))),
+        )
     }
 }

@@ -82,7 +82,7 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
         marks: &marks,
         exponent: k,
     };
-    let (nodes, profile) = super::layout::build(triangles.len(), |site| {
+    let nodes = super::layout::build(triangles.len(), |site| {
         let root = Pending {
             tris: &mut tris,
             start: 0,
@@ -99,11 +99,7 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
             id: t.id,
         })
         .collect();
-    Built {
-        nodes,
-        faces,
-        profile,
-    }
+    Built { nodes, faces }
 }
 
 /// What every recursion level shares.
@@ -131,7 +127,7 @@ impl<T: Real> Fast<'_, T> {
         buf: &mut Buffers,
         held: Option<&mut Slot>,
         above: &[Matrix3<f64>],
-    ) -> (Placed<T>, Vec<Range>) {
+    ) -> (Placed, Vec<Range>) {
         let count = node.tris.len();
         let parallel = count >= self.ctx.options.parallel_threshold;
         let mut held = match held {
@@ -264,7 +260,7 @@ impl<T: Real> Fast<'_, T> {
         buf: &mut Buffers,
         marks: &mut Slot,
         above: &[Matrix3<f64>],
-    ) -> (Placed<T>, Vec<Range>) {
+    ) -> (Placed, Vec<Range>) {
         let mut placed = Placed::empty();
         let mut ranges = vec![EMPTY_RANGE; above.len()];
         let mut root = true;
@@ -297,14 +293,10 @@ impl<T: Real> Fast<'_, T> {
                     &mut buf.scratch.faces,
                 );
                 let leaf_size = self.ctx.options.leaf_size as usize;
-                let mid = stats.as_ref().filter(|_| count > leaf_size).map(|s| {
-                    split(
-                        p.tris,
-                        s,
-                        p.depth < MEAN_SPLIT_DEPTH,
-                        &mut buf.scratch.keys,
-                    )
-                });
+                let mid = stats
+                    .as_ref()
+                    .filter(|_| count > leaf_size)
+                    .map(|s| split(p.tris, s, p.depth < MEAN_SPLIT_DEPTH, &mut buf.scratch.keys));
                 let Some(mid) = mid else {
                     reached += count;
                     placed.absorb(p.site.leaf(bv, p.start, count));

@@ -10,7 +10,7 @@
 //! Leaves that hold several faces leave their unused slots behind; one pass
 //! ([`compact`]) then closes those gaps, keeping the order.
 
-use ccd_bv::{BoundingVolume, Real, VolumeProfile};
+use ccd_bv::{BoundingVolume, Real};
 
 use crate::node::{Node, NodeKind};
 
@@ -23,28 +23,21 @@ pub(super) struct Site<'a, T: Real, B> {
 }
 
 /// What a subtree's build reports once it has written its nodes: how many
-/// descendant slots it filled and the profile of its volumes (gathered as
-/// each volume is placed, while it is in the cache, instead of in a pass
-/// over the node array after the build).
-pub(super) struct Placed<T: Real> {
+/// descendant slots it filled.
+pub(super) struct Placed {
     used: usize,
-    profile: VolumeProfile<T>,
 }
 
-impl<T: Real> Placed<T> {
+impl Placed {
     /// Nothing placed yet (what a level-by-level build starts from).
     pub(super) fn empty() -> Self {
-        Self {
-            used: 0,
-            profile: VolumeProfile::empty(),
-        }
+        Self { used: 0 }
     }
 
     /// Adds the nodes of another part of the same subtree (a leaf placed by a
     /// level-by-level build).
     pub(super) fn absorb(&mut self, other: Self) {
         self.used += other.used;
-        self.profile = self.profile.merge(other.profile);
     }
 }
 
@@ -58,11 +51,10 @@ pub(super) struct Fork<'a, T: Real, B> {
 impl<'a, T: Real, B: BoundingVolume<T>> Site<'a, T, B> {
     /// Writes the leaf over `count` faces from `start` (checked against the
     /// encoding in `validate`).
-    pub(super) fn leaf(self, bv: B, start: usize, count: usize) -> Placed<T> {
-        let profile = VolumeProfile::empty().with(&bv);
+    pub(super) fn leaf(self, bv: B, start: usize, count: usize) -> Placed {
         *self.node = Node::leaf(bv, start, count)
             .expect("face offsets and counts were checked against the encoding in `validate`");
-        Placed { used: 0, profile }
+        Placed { used: 0 }
     }
 
     /// Writes the internal node `bv` over `count` faces split at `mid` before
@@ -73,11 +65,10 @@ impl<'a, T: Real, B: BoundingVolume<T>> Site<'a, T, B> {
         bv: B,
         mid: usize,
         count: usize,
-        placed: &mut Placed<T>,
+        placed: &mut Placed,
     ) -> (Self, Self) {
         let (fork, l, r) = self.split(mid, count);
         placed.used += 2;
-        placed.profile = placed.profile.with(&bv);
         *fork.node = Node::internal(bv, fork.first_child)
             .expect("node indices were checked against the encoding in `validate`");
         (l, r)
@@ -113,24 +104,21 @@ impl<'a, T: Real, B: BoundingVolume<T>> Site<'a, T, B> {
 
 impl<T: Real, B: BoundingVolume<T>> Fork<'_, T, B> {
     /// Writes the internal node `bv` above the children built as `l` and `r`.
-    pub(super) fn join(self, bv: B, l: Placed<T>, r: Placed<T>) -> Placed<T> {
-        let profile = l.profile.merge(r.profile).with(&bv);
+    pub(super) fn join(self, bv: B, l: Placed, r: Placed) -> Placed {
         *self.node = Node::internal(bv, self.first_child)
             .expect("node indices were checked against the encoding in `validate`");
         Placed {
             used: 2 + l.used + r.used,
-            profile,
         }
     }
 }
 
 /// Builds a tree over `faces` faces: `root` builds the root's subtree into
-/// the slots it is given; the result is the node array, gaps closed, and the
-/// profile of its volumes (`VolumeProfile::of` the nodes' volumes).
+/// the slots it is given; the result is the node array, gaps closed.
 pub(super) fn build<T: Real, B: BoundingVolume<T>>(
     faces: usize,
-    root: impl FnOnce(Site<'_, T, B>) -> Placed<T>,
-) -> (Vec<Node<T, B>>, VolumeProfile<T>) {
+    root: impl FnOnce(Site<'_, T, B>) -> Placed,
+) -> Vec<Node<T, B>> {
     // Zeroed memory (no pass writing a placeholder into each slot): every slot the tree uses is written by the
     // build, and `compact` reads only those.
     let mut nodes: Vec<Node<T, B>> = bytemuck::zeroed_vec(2 * faces - 1);
@@ -140,12 +128,11 @@ pub(super) fn build<T: Real, B: BoundingVolume<T>>(
         below: rest,
         base: 1,
     });
-    let nodes = if placed.used + 1 == nodes.len() {
+    if placed.used + 1 == nodes.len() {
         nodes
     } else {
         compact(&nodes, placed.used + 1)
-    };
-    (nodes, placed.profile)
+    }
 }
 
 /// The tree rooted at `nodes[0]` laid out again without gaps (`len` nodes),

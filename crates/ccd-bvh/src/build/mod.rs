@@ -10,7 +10,7 @@ mod partition;
 pub use fast::TIGHTER_FRAME_TRIANGLES;
 pub use options::{BuildMethod, BuildOptions};
 
-use ccd_bv::{BoundingVolume, Real, VolumeProfile};
+use ccd_bv::{BoundingVolume, Real};
 
 use crate::node::{MAX_LEAF_SIZE, Node};
 use crate::{BuildError, Face};
@@ -101,13 +101,10 @@ pub(crate) fn in_range<T: Real>(xs: &[T]) -> bool {
     })
 }
 
-/// What a build produces: the node and face arrays and the profile of the
-/// nodes' volumes.
+/// What a build produces: the node and face arrays.
 pub(crate) struct Built<T: Real, B> {
     pub(crate) nodes: Vec<Node<T, B>>,
     pub(crate) faces: Vec<Face>,
-    /// `VolumeProfile::of` the nodes' volumes.
-    pub(crate) profile: VolumeProfile<T>,
 }
 
 /// Builds the node and face arrays for a validated mesh by `options.method`.
@@ -127,7 +124,7 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
         BuildMethod::Reference => {
             let mut tris = triangles.to_vec();
             let mut ids: Vec<u32> = (0..triangles.len() as u32).collect();
-            let (nodes, profile) = layout::build(triangles.len(), |site| {
+            let nodes = layout::build(triangles.len(), |site| {
                 subtree::<T, B>(&ctx, &mut tris, &mut ids, 0, 0, site)
             });
             let faces = tris
@@ -135,11 +132,7 @@ pub(crate) fn build<T: Real, B: BoundingVolume<T>>(
                 .zip(ids)
                 .map(|(vertices, id)| Face { vertices, id })
                 .collect();
-            Built {
-                nodes,
-                faces,
-                profile,
-            }
+            Built { nodes, faces }
         }
     }
 }
@@ -186,7 +179,7 @@ fn subtree<T: Real, B: BoundingVolume<T>>(
     start: usize,
     depth: u32,
     site: Site<'_, T, B>,
-) -> Placed<T> {
+) -> Placed {
     let (vertices, options) = (ctx.vertices, ctx.options);
     let bv = B::fit(vertices, tris, options.fit);
     let count = tris.len();
