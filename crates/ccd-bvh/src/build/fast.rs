@@ -283,8 +283,15 @@ impl<T: Real> Fast<'_, T> {
                 .zip(&batch.node_stats)
                 .zip(&batch.frames)
                 .zip(batch.ids.chunks());
+            let mut leaf_frames = batch.leaf_frames.iter();
             for (((p, stats), frame), ids) in work {
                 let count = p.tris.len();
+                let frame = match frame {
+                    FitFrame::Method(_) if oriented && count == 1 => {
+                        leaf_frames.next().expect("one frame per one-face leaf")
+                    }
+                    f => f,
+                };
                 let bv: B = fit_node(
                     self.ctx.vertices,
                     p.tris,
@@ -372,7 +379,8 @@ struct LevelBatch {
     /// Per node of the level: its statistics and frame.
     node_stats: Vec<Option<NodeStats>>,
     frames: Vec<FitFrame>,
-    /// The faces of the level's one-face leaves and their frames.
+    /// The faces of the level's one-face leaves and, for oriented volumes,
+    /// their frames.
     leaves: Vec<[u32; 3]>,
     leaf_frames: Vec<FitFrame>,
     /// The distinct vertices of each node of the level.
@@ -435,10 +443,11 @@ impl LevelBatch {
 
     /// The frame of each node of `level`: [`frame`]'s, and for an `oriented`
     /// volume (one that reads its frame) with the vertex covariances of the
-    /// chosen frames decomposed together (their `vertex_axes`) and the
-    /// one-face leaves' frames computed together
-    /// ([`ccd_bv::fit::leaf_frames_many`]); bit for bit the frames the fits
-    /// would find themselves.
+    /// chosen frames decomposed together (their `vertex_axes`); and for an
+    /// `oriented` volume the frames of the level's one-face leaves, in order,
+    /// computed together ([`ccd_bv::fit::leaf_frames_many`]) into
+    /// `leaf_frames`, where the leaves read them (`frames` keeps their
+    /// `Method`). Bit for bit the frames the fits would find themselves.
     fn frames<T: Real, B>(
         &mut self,
         level: &[Pending<'_, T, B>],
@@ -473,17 +482,11 @@ impl LevelBatch {
         principal_axes_many(&self.covs, &mut self.decomposed);
         self.leaf_frames.clear();
         leaf_frames_many(vertices, &self.leaves, &mut self.leaf_frames);
-        let (mut vertex, mut leaves) = (self.decomposed.iter(), self.leaf_frames.iter());
-        for (f, p) in self.frames.iter_mut().zip(level) {
-            match f {
-                FitFrame::Tighter { vertex_axes, .. } => {
-                    let (axes, _) = vertex.next().expect("one decomposition per chosen frame");
-                    *vertex_axes = Some(*axes);
-                }
-                FitFrame::Method(_) if p.tris.len() == 1 => {
-                    *f = *leaves.next().expect("one frame per leaf");
-                }
-                _ => {}
+        let mut vertex = self.decomposed.iter();
+        for f in &mut self.frames {
+            if let FitFrame::Tighter { vertex_axes, .. } = f {
+                let (axes, _) = vertex.next().expect("one decomposition per chosen frame");
+                *vertex_axes = Some(*axes);
             }
         }
     }
