@@ -48,7 +48,49 @@ pub(super) struct Fork<'a, T: Real, B> {
     first_child: usize,
 }
 
+/// The slots of a subtree's descendants while they are built in a scratch
+/// array ([`Site::staged`]).
+pub(super) struct Staged<'a, T: Real, B> {
+    below: &'a mut [Node<T, B>],
+}
+
+impl<T: Real, B: BoundingVolume<T>> Staged<'_, T, B> {
+    /// Copies the descendants built in `scratch` into their slots, in one
+    /// sequential pass (slots a subtree leaves unused, under leaves of
+    /// several faces, get whatever `scratch` held: [`compact`] never reads
+    /// them).
+    pub(super) fn finish(self, scratch: &[Node<T, B>]) {
+        self.below.copy_from_slice(&scratch[..self.below.len()]);
+    }
+}
+
 impl<'a, T: Real, B: BoundingVolume<T>> Site<'a, T, B> {
+    /// This site with its descendants' slots moved to the front of `scratch`
+    /// (grown to their count where shorter; node links keep the slots'
+    /// places in the tree): a subtree built there writes its nodes in an
+    /// array that stays in the cache, and [`Staged::finish`] copies them into
+    /// place in one pass.
+    pub(super) fn staged<'s>(
+        self,
+        scratch: &'s mut Vec<Node<T, B>>,
+    ) -> (Site<'s, T, B>, Staged<'a, T, B>)
+    where
+        'a: 's,
+    {
+        let n = self.below.len();
+        if scratch.len() < n {
+            scratch.resize(n, bytemuck::Zeroable::zeroed());
+        }
+        (
+            Site {
+                node: self.node,
+                below: &mut scratch[..n],
+                base: self.base,
+            },
+            Staged { below: self.below },
+        )
+    }
+
     /// Writes the leaf over `count` faces from `start` (checked against the
     /// encoding in `validate`).
     pub(super) fn leaf(self, bv: B, start: usize, count: usize) -> Placed {
