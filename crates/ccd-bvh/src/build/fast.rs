@@ -54,12 +54,11 @@ use ccd_bv::{BoundingVolume, BvKind, FitFrame, FitMethod, Real};
 use nalgebra::{Matrix3, Vector3};
 use rayon::prelude::*;
 
-use super::layout::{Placed, Site};
+use super::layout::{Placed, Site, Staging};
 use super::moments::{NodeMoments, NodeStats, Tri, node_moments, node_stats};
 use super::partition::partition_in_place;
 use super::{Built, Context, MEAN_SPLIT_DEPTH};
 use crate::Face;
-use crate::node::Node;
 
 /// Node sizes (triangles) whose OBB and RSS frames are the tighter of the
 /// vertex and triangle covariances' ([`FitFrame::Tighter`]) when
@@ -125,7 +124,7 @@ impl<T: Real> Fast<'_, T> {
     fn subtree<B: BoundingVolume<T>>(
         &self,
         node: Pending<'_, T, B>,
-        buf: &mut Buffers<Node<T, B>>,
+        buf: &mut Buffers<T, B>,
         held: Option<&mut Slot>,
         above: &[Matrix3<f64>],
     ) -> (Placed, Vec<Range>) {
@@ -228,7 +227,7 @@ impl<T: Real> Fast<'_, T> {
         &self,
         tris: &[Tri],
         frame: &FitFrame,
-        buf: &mut Buffers<Node<T, B>>,
+        buf: &mut Buffers<T, B>,
         held: Option<&mut Slot>,
     ) -> B {
         let len = self.ctx.vertices.len();
@@ -258,7 +257,7 @@ impl<T: Real> Fast<'_, T> {
     fn levelled<B: BoundingVolume<T>>(
         &self,
         node: Pending<'_, T, B>,
-        buf: &mut Buffers<Node<T, B>>,
+        buf: &mut Buffers<T, B>,
         marks: &mut Slot,
         above: &[Matrix3<f64>],
     ) -> (Placed, Vec<Range>) {
@@ -283,7 +282,7 @@ impl<T: Real> Fast<'_, T> {
     fn levels<B: BoundingVolume<T>>(
         &self,
         node: Pending<'_, T, B>,
-        buf: &mut Buffers<Node<T, B>>,
+        buf: &mut Buffers<T, B>,
         marks: &mut Slot,
         above: &[Matrix3<f64>],
     ) -> (Placed, Vec<Range>) {
@@ -519,20 +518,20 @@ impl LevelBatch {
 }
 
 /// A task's reusable buffers: a node's distinct vertices, the scratch of
-/// [`fit_node`] and [`split`], and the nodes `N` of a subtree built in the
+/// [`fit_node`] and [`split`], and the node slots of a subtree built in the
 /// cache ([`Fast::levelled`]).
-struct Buffers<N> {
+struct Buffers<T: Real, B> {
     ids: Vec<u32>,
     scratch: Scratch,
-    nodes: Vec<N>,
+    nodes: Staging<T, B>,
 }
 
-impl<N> Default for Buffers<N> {
+impl<T: Real, B> Default for Buffers<T, B> {
     fn default() -> Self {
         Self {
             ids: Vec::new(),
             scratch: Scratch::default(),
-            nodes: Vec::new(),
+            nodes: Staging::default(),
         }
     }
 }
