@@ -291,7 +291,7 @@ impl<T: Real> Fast<'_, T> {
         let mut root = true;
         let mut level = vec![node];
         let mut next = Vec::with_capacity(2);
-        let mut batch = LevelBatch::default();
+        let batch = &mut buf.level;
         let oriented = matches!(B::KIND, BvKind::Obb | BvKind::Rss);
         while !level.is_empty() {
             batch.stats(&level);
@@ -518,12 +518,14 @@ impl LevelBatch {
 }
 
 /// A task's reusable buffers: a node's distinct vertices, the scratch of
-/// [`fit_node`] and [`split`], and the node slots of a subtree built in the
-/// cache ([`Fast::levelled`]).
+/// [`fit_node`] and [`split`], and the node slots and the level lists of a
+/// subtree built in the cache ([`Fast::levelled`]), kept from one subtree to
+/// the next.
 struct Buffers<T: Real, B> {
     ids: Vec<u32>,
     scratch: Scratch,
     nodes: Staging<T, B>,
+    level: LevelBatch,
 }
 
 impl<T: Real, B> Default for Buffers<T, B> {
@@ -532,6 +534,7 @@ impl<T: Real, B> Default for Buffers<T, B> {
             ids: Vec::new(),
             scratch: Scratch::default(),
             nodes: Staging::default(),
+            level: LevelBatch::default(),
         }
     }
 }
