@@ -481,13 +481,16 @@ impl LevelBatch {
         exponent: i32,
     ) {
         let vertices = ctx.vertices;
-        self.frames.clear();
-        self.frames.extend(
-            level
-                .iter()
-                .zip(&self.node_stats)
-                .map(|(p, s)| frame(p.tris.len(), ctx.options.fit, s.as_ref())),
-        );
+        // Written over the previous level's where there are, appended where not.
+        self.frames.truncate(level.len());
+        let old = self.frames.len();
+        for ((f, p), s) in self.frames.iter_mut().zip(level).zip(&self.node_stats) {
+            frame_into(f, p.tris.len(), ctx.options.fit, s.as_ref());
+        }
+        for (p, s) in level[old..].iter().zip(&self.node_stats[old..]) {
+            self.frames
+                .push(frame(p.tris.len(), ctx.options.fit, s.as_ref()));
+        }
         if !oriented {
             return;
         }
@@ -547,18 +550,33 @@ struct Scratch {
     keys: Vec<f64>,
 }
 
+/// [`frame`] written over `f` (in place: a frame is 160 bytes, and building
+/// one to move it into a list of a level's frames went through a copy).
+#[inline(always)]
+fn frame_into(f: &mut FitFrame, count: usize, fit: FitMethod, stats: Option<&NodeStats>) {
+    match stats {
+        Some(s) if chooses_frame(count, fit) => {
+            *f = FitFrame::Tighter {
+                axes: s.axes,
+                vertex_axes: None,
+            }
+        }
+        Some(s) if s.spans_plane => *f = FitFrame::Axes(s.axes),
+        _ if count == 1 => *f = FitFrame::Method(fit),
+        _ => *f = FitFrame::Method(FitMethod::TriangleSurface),
+    }
+}
+
 /// How the volume of a node of `count` triangles is oriented (module docs).
 fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
-    let choose = fit == FitMethod::HullSurface && TIGHTER_FRAME_TRIANGLES.contains(&count);
-    match stats {
-        Some(s) if choose => FitFrame::Tighter {
-            axes: s.axes,
-            vertex_axes: None,
-        },
-        Some(s) if s.spans_plane => FitFrame::Axes(s.axes),
-        _ if count == 1 => FitFrame::Method(fit),
-        _ => FitFrame::Method(FitMethod::TriangleSurface),
-    }
+    let mut f = FitFrame::Method(fit);
+    frame_into(&mut f, count, fit, stats);
+    f
+}
+
+/// Whether a node of `count` triangles takes the tighter of two frames.
+fn chooses_frame(count: usize, fit: FitMethod) -> bool {
+    fit == FitMethod::HullSurface && TIGHTER_FRAME_TRIANGLES.contains(&count)
 }
 
 /// Reorders `tris` into two non-empty groups and returns the size of the
