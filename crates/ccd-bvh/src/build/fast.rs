@@ -401,7 +401,8 @@ struct LevelBatch {
     moments: Vec<NodeMoments>,
     covs: Vec<Matrix3<f64>>,
     decomposed: Vec<(Matrix3<f64>, [f64; 3])>,
-    /// Per node of the level: its statistics and frame.
+    /// Per node of the level: its statistics and frame (`frames` keeps
+    /// entries of larger earlier levels after the level's own).
     node_stats: Vec<Option<NodeStats>>,
     frames: Vec<FitFrame>,
     /// The faces of the level's one-face leaves and, for oriented volumes,
@@ -481,15 +482,13 @@ impl LevelBatch {
         exponent: i32,
     ) {
         let vertices = ctx.vertices;
-        // Written over the previous level's where there are, appended where not.
-        self.frames.truncate(level.len());
-        let old = self.frames.len();
+        // Written over earlier levels' (the list only grows; the first `level.len()` are this level's).
+        if self.frames.len() < level.len() {
+            self.frames
+                .resize(level.len(), FitFrame::Method(ctx.options.fit));
+        }
         for ((f, p), s) in self.frames.iter_mut().zip(level).zip(&self.node_stats) {
             frame_into(f, p.tris.len(), ctx.options.fit, s.as_ref());
-        }
-        for (p, s) in level[old..].iter().zip(&self.node_stats[old..]) {
-            self.frames
-                .push(frame(p.tris.len(), ctx.options.fit, s.as_ref()));
         }
         if !oriented {
             return;
@@ -511,7 +510,7 @@ impl LevelBatch {
         self.leaf_frames.clear();
         leaf_frames_many(vertices, &self.leaves, &mut self.leaf_frames);
         let mut vertex = self.decomposed.iter();
-        for f in &mut self.frames {
+        for f in &mut self.frames[..level.len()] {
             if let FitFrame::Tighter { vertex_axes, .. } = f {
                 let (axes, _) = vertex.next().expect("one decomposition per chosen frame");
                 *vertex_axes = Some(*axes);
