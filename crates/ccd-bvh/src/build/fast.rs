@@ -42,7 +42,9 @@
 //!   leaves are computed together, eight at a time in AVX registers
 //!   ([`ccd_bv::fit::principal_axes_many`], [`ccd_bv::fit::leaf_frames_many`]),
 //!   bit for bit what the one-at-a-time code computes: the same tree in
-//!   either order.
+//!   either order. Such a subtree writes its nodes into a scratch array of
+//!   its task that stays in the cache, copied into place when it is done
+//!   ([`Fast::levelled`]).
 
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
@@ -261,12 +263,12 @@ impl<T: Real> Fast<'_, T> {
         marks: &mut Slot,
         above: &[Matrix3<f64>],
     ) -> (Placed, Vec<Range>) {
-        let mut scratch = std::mem::take(&mut buf.nodes);
-        let (site, staged) = node.site.staged(&mut scratch);
+        let mut staging = std::mem::take(&mut buf.staging);
+        let (site, staged) = node.site.staged(&mut staging);
         let node = Pending { site, ..node };
         let built = self.levels::<B>(node, buf, marks, above);
-        staged.finish(&scratch);
-        buf.nodes = scratch;
+        staged.finish(&staging);
+        buf.staging = staging;
         built
     }
 
@@ -526,7 +528,7 @@ impl LevelBatch {
 struct Buffers<T: Real, B> {
     ids: Vec<u32>,
     scratch: Scratch,
-    nodes: Staging<T, B>,
+    staging: Staging<T, B>,
     level: LevelBatch,
 }
 
@@ -535,7 +537,7 @@ impl<T: Real, B> Default for Buffers<T, B> {
         Self {
             ids: Vec::new(),
             scratch: Scratch::default(),
-            nodes: Staging::default(),
+            staging: Staging::default(),
             level: LevelBatch::default(),
         }
     }
