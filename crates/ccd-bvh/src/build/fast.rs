@@ -248,14 +248,22 @@ impl<T: Real> Fast<'_, T> {
     }
 
     /// [`subtree`](Self::subtree) for a sequential subtree, built level by
-    /// level ([`levels`](Self::levels)) with its descendants staged in the
-    /// task's scratch node array ([`Site::staged`]): the levels write their
-    /// nodes all over the subtree's slots (up to 1,022 nodes, 128 KB of OBB
-    /// nodes in `f64`), which in the node array of a large tree are lines
-    /// that are not in the cache, each written piecemeal; the scratch array
-    /// stays in the cache, and one sequential copy puts the subtree in place
-    /// (about 1.5 ms of a 40,000-triangle build). The same nodes in the same
-    /// slots.
+    /// level: the triangle covariances of a level's nodes are decomposed
+    /// together ([`ccd_bv::fit::principal_axes_many`], eight at a time with
+    /// AVX, bit for bit the one-at-a-time axes), then each node is fitted
+    /// ([`fit_node`]) and split ([`split`]). The same nodes in the same
+    /// slots as the depth-first order; subtrees are small enough
+    /// ([`LEVELLED`]) for a level's triangles to stay in the cache. Returns
+    /// the ranges of the subtree's vertices on each of `above`, as
+    /// [`subtree`](Self::subtree) does.
+    ///
+    /// The descendants are staged in the task's scratch node array
+    /// ([`Site::staged`]): the levels write their nodes all over the
+    /// subtree's slots (up to 1,022 nodes, 128 KB of OBB nodes in `f64`),
+    /// which in the node array of a large tree are lines that are not in the
+    /// cache, each written piecemeal; the scratch array stays in the cache,
+    /// and one sequential copy puts the subtree in place (about 1.5 ms of a
+    /// 40,000-triangle build).
     fn levelled<B: BoundingVolume<T>>(
         &self,
         node: Pending<'_, T, B>,
@@ -266,28 +274,6 @@ impl<T: Real> Fast<'_, T> {
         let mut staging = std::mem::take(&mut buf.staging);
         let (site, staged) = node.site.staged(&mut staging);
         let node = Pending { site, ..node };
-        let built = self.levels::<B>(node, buf, marks, above);
-        staged.finish(&staging);
-        buf.staging = staging;
-        built
-    }
-
-    /// [`levelled`](Self::levelled)'s levels: the triangle covariances of a
-    /// level's nodes are decomposed together
-    /// ([`ccd_bv::fit::principal_axes_many`], eight at a time with AVX, bit
-    /// for bit the one-at-a-time axes), then each node is fitted
-    /// ([`fit_node`]) and split ([`split`]). The same nodes in the same slots
-    /// as the depth-first order; subtrees are small enough ([`LEVELLED`]) for
-    /// a level's triangles to stay in the cache. Returns the ranges of the
-    /// subtree's vertices on each of `above`, as [`subtree`](Self::subtree)
-    /// does.
-    fn levels<B: BoundingVolume<T>>(
-        &self,
-        node: Pending<'_, T, B>,
-        buf: &mut Buffers<T, B>,
-        marks: &mut Slot,
-        above: &[Matrix3<f64>],
-    ) -> (Placed, Vec<Range>) {
         let mut placed = Placed::empty();
         let mut ranges = vec![EMPTY_RANGE; above.len()];
         let mut root = true;
@@ -354,6 +340,10 @@ impl<T: Real> Fast<'_, T> {
             self.ctx.progress.leaf(reached);
             std::mem::swap(&mut level, &mut next);
         }
+        // The level lists borrow the staging array.
+        drop((level, next));
+        staged.finish(&staging);
+        buf.staging = staging;
         (placed, ranges)
     }
 }
