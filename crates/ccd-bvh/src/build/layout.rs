@@ -125,7 +125,7 @@ pub(super) struct Fork<'a, T: Real, B> {
     first_child: usize,
 }
 
-/// The slots of a subtree's descendants while they are built in a scratch
+/// The slots of a subtree's descendants while they are built in a staging
 /// array ([`Site::staged`]).
 pub(super) struct Staged<'a, T: Real, B> {
     below: Slots<'a, T, B>,
@@ -143,7 +143,7 @@ impl<T: Real, B: BoundingVolume<T>> Staged<'_, T, B> {
 }
 
 impl<'a, T: Real, B: BoundingVolume<T>> Site<'a, T, B> {
-    /// This site with its descendants' slots moved to the front of `scratch`
+    /// This site with its descendants' slots moved to the front of `staging`
     /// (grown to their count where shorter; node links keep the slots'
     /// places in the tree): a subtree built there writes its nodes in an
     /// array that stays in the cache, and [`Staged::finish`] copies them into
