@@ -299,11 +299,10 @@ impl<T: Real> Fast<'_, T> {
             let mut leaf_frames = batch.leaf_frames.iter();
             for (((p, stats), frame), ids) in work {
                 let count = p.tris.len();
-                let frame = match frame {
-                    FitFrame::Method(_) if oriented && count == 1 => {
-                        leaf_frames.next().expect("one frame per one-face leaf")
-                    }
-                    f => f,
+                let frame = if oriented && takes_leaf_frame(frame, count) {
+                    leaf_frames.next().expect("one frame per one-face leaf")
+                } else {
+                    frame
                 };
                 let bv: B = fit_node(
                     self.ctx.vertices,
@@ -493,7 +492,7 @@ impl LevelBatch {
                     self.covs
                         .push(vertex_covariance_scaled(vertices, ids, exponent));
                 }
-                FitFrame::Method(_) if p.tris.len() == 1 => self.leaves.push(p.tris[0].vertices),
+                f if takes_leaf_frame(f, p.tris.len()) => self.leaves.push(p.tris[0].vertices),
                 _ => {}
             }
         }
@@ -563,6 +562,13 @@ fn frame(count: usize, fit: FitMethod, stats: Option<&NodeStats>) -> FitFrame {
     let mut f = FitFrame::Method(fit);
     frame_into(&mut f, count, fit, stats);
     f
+}
+
+/// Whether a node of `count` triangles whose frame is `frame` is a one-face
+/// leaf whose frame an oriented volume takes from
+/// [`ccd_bv::fit::leaf_frames_many`] ([`LevelBatch::frames`]).
+fn takes_leaf_frame(frame: &FitFrame, count: usize) -> bool {
+    count == 1 && matches!(frame, FitFrame::Method(_))
 }
 
 /// Whether a node of `count` triangles takes the tighter of two frames.
