@@ -26,7 +26,7 @@
 //! its page faults at every open and `9·size_of::<T>()` bytes per face), tests every node of its subtree
 //! against those corners, and then its distinct vertices against each large ancestor. The nodes of a subtree
 //! are taken in index order where they lie side by side from the frontier node's first child on, as in every
-//! file the builder writes (found from the face slots alone, [`Proof::subtree`]), else by walking the
+//! file the builder writes (as the tree walk found them, [`Spans::side_by_side`]), else by walking the
 //! subtree. The check of a frontier node's subtree is compiled three times, as is, with AVX2 and with AVX-512 F
 //! enabled, and the widest copy the CPU has runs ([`Simd::fastest`]), as does the run test of the large nodes:
 //! its instructions are wider, and its OBB run test is written with that instruction set (`obb_run_simd`), but
@@ -85,8 +85,6 @@ struct Proof<'a, T: Real, B> {
     faces: &'a [Face],
     vertices: &'a [[T; 3]],
     spans: &'a Spans,
-    /// The header's leaf size: the verified tree's leaves hold at most this many faces, its internal nodes more.
-    leaf_size: usize,
 }
 
 /// Proves that every node's volume contains its subtree's triangles (module docs). Requires a verified tree
@@ -98,14 +96,12 @@ pub(crate) fn verify_containment<T: Real, B: Enclose<T>>(
     faces: &[Face],
     vertices: &[[T; 3]],
     spans: &Spans,
-    leaf_size: usize,
 ) -> Result<(), FileError> {
     let proof = Proof {
         nodes,
         faces,
         vertices,
         spans,
-        leaf_size,
     };
     let simd = Simd::fastest();
     let ancestry = proof.ancestry()?;
@@ -183,37 +179,20 @@ impl<T: Real, B: Enclose<T>> Proof<'_, T, B> {
 
     /// Writes the nodes of `q`'s subtree to `below`, `q` first; `stack` is scratch.
     ///
-    /// Where `q`'s descendants are the nodes from its first child on, side by side (as in every file the
-    /// builder writes), they follow in index order, found from the face slots alone: the nodes from the first
-    /// child on whose slots lie within `q`'s are descendants of `q` (slots of two nodes are nested or
-    /// disjoint, and a proper ancestor's are larger), and when their leaves hold all of `q`'s faces and they
-    /// number `2·leaves − 2`, they are all of them. Otherwise the subtree is walked, each node before its
-    /// children.
+    /// Where the walk found `q`'s descendants to be the nodes from its first child on, side by side (as in every
+    /// file the builder writes, [`Spans::side_by_side`]), they follow in index order. Otherwise the subtree is
+    /// walked, each node before its children.
     fn subtree(&self, q: usize, below: &mut Vec<u32>, stack: &mut Vec<u32>) {
         below.clear();
         below.push(q as u32);
         if self.nodes[q].is_leaf() {
             return;
         }
-        let slots = self.spans.get(q);
         let first = self.nodes[q].first_child();
-        let most = (2 * slots.len() - 2).min(self.nodes.len() - first);
-        let (mut leaves, mut faces) = (0, 0);
-        for x in first..first + most {
-            let inner = self.spans.get(x);
-            if inner.start < slots.start || inner.end > slots.end {
-                break;
-            }
-            below.push(x as u32);
-            if inner.len() <= self.leaf_size {
-                leaves += 1;
-                faces += inner.len();
-            }
-        }
-        if faces == slots.len() && below.len() - 1 == 2 * leaves - 2 {
+        if let Some(m) = self.spans.side_by_side(q) {
+            below.extend(first as u32..(first + m) as u32);
             return;
         }
-        below.truncate(1);
         stack.clear();
         let c = first as u32;
         stack.extend([c + 1, c]);
@@ -469,7 +448,6 @@ mod tests {
                     faces,
                     vertices: &vertices,
                     spans: &spans,
-                    leaf_size: leaf_size as usize,
                 };
                 let plain = verdicts(&proof, Simd::Plain);
                 for simd in Simd::available() {
@@ -546,7 +524,6 @@ mod tests {
                     faces,
                     vertices: &vertices,
                     spans: &spans,
-                    leaf_size: 1,
                 };
                 let (mut contiguous, mut below, mut stack) = (0, Vec::new(), Vec::new());
                 for (q, _) in &proof.ancestry().unwrap().frontier {
@@ -586,5 +563,61 @@ mod tests {
     fn every_copy_of_the_check_agrees() {
         copies_agree::<f32>();
         copies_agree::<f64>();
+    }
+
+    /// The walk records a node's descendants as side by side exactly where they are the nodes from its first
+    /// child on (found here by a plain walk of the subtree), with their number: in trees as the builder lays
+    /// them out (every internal node) and laid out level by level (only some), for leaves of one face and four.
+    #[test]
+    fn the_walk_finds_the_descendants_side_by_side() {
+        let mesh = icosphere(4, 1.0);
+        for leaf_size in [1, 4] {
+            let options = BuildOptions {
+                leaf_size,
+                ..BuildOptions::default()
+            };
+            let bvh = Bvh::<f64, Obb<f64>>::build(mesh.vertices.clone(), &mesh.triangles, &options)
+                .unwrap();
+            let faces = bvh.faces().len();
+            for (layout, nodes) in [
+                ("depth first", bvh.nodes().to_vec()),
+                ("by level", level_order(bvh.nodes())),
+            ] {
+                let spans =
+                    walk_tree(&nodes, faces, leaf_size as usize, bvh.stats().depth, None).unwrap();
+                let (mut listed, mut unlisted) = (0, 0);
+                for (i, node) in nodes.iter().enumerate() {
+                    if node.is_leaf() {
+                        assert_eq!(spans.side_by_side(i), None);
+                        continue;
+                    }
+                    let mut below = Vec::new();
+                    let mut stack = vec![node.first_child(), node.first_child() + 1];
+                    while let Some(j) = stack.pop() {
+                        below.push(j);
+                        if !nodes[j].is_leaf() {
+                            stack.extend([nodes[j].first_child(), nodes[j].first_child() + 1]);
+                        }
+                    }
+                    below.sort_unstable();
+                    let first = node.first_child();
+                    let expected = below
+                        .iter()
+                        .enumerate()
+                        .all(|(k, &j)| j == first + k)
+                        .then_some(below.len());
+                    assert_eq!(spans.side_by_side(i), expected, "{layout}, node {i}");
+                    if expected.is_some() {
+                        listed += 1;
+                    } else {
+                        unlisted += 1;
+                    }
+                }
+                match layout {
+                    "depth first" => assert_eq!(unlisted, 0),
+                    _ => assert!(listed > 10 && unlisted > 10, "{listed} {unlisted}"),
+                }
+            }
+        }
     }
 }

@@ -83,7 +83,7 @@ fn verify<T: Real, B: Enclose<T>>(
     );
     let spans = tree?;
     blocks?;
-    verify_containment(nodes, faces, vertices, &spans, leaf_size)
+    verify_containment(nodes, faces, vertices, &spans)
 }
 
 /// Vertex indices in bounds and ids a permutation of `0..faces`.

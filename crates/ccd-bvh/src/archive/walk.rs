@@ -1,5 +1,5 @@
 //! The structural check of a file's tree: one walk from the root, in parallel over subtrees, that checks every
-//! node it reaches and computes every node's face slots ([`Spans`]).
+//! node it reaches and computes every node's face slots and whether its descendants lie side by side ([`Spans`]).
 //!
 //! The walk descends from the root to every child it is told of, checking as it goes:
 //! - an internal node's children lie after it and in bounds (so every path is strictly increasing and ends);
@@ -25,7 +25,7 @@
 //! whose children are shared, however often, costs no more than one pass over its nodes.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use ccd_bv::{BoundingVolume, Real};
 
@@ -48,38 +48,100 @@ pub(crate) fn max_levels(faces: usize) -> usize {
     crate::build::MEAN_SPLIT_DEPTH as usize + 1 + log2 as usize
 }
 
-/// Every node's face slots, written once by the walk (atomically, as parallel tasks share the array) and read
-/// by the containment proof. A slot range `start..end` is stored as `start | (end − 1) << 32`, which holds any
-/// non-empty range of a file of at most `2^32` faces (the ids of more faces cannot be a permutation).
-pub(crate) struct Spans(Vec<AtomicU64>);
+/// Every node's face slots and where its descendants lie, written once by the walk (atomically, as parallel
+/// tasks share the arrays) and read by the containment proof.
+///
+/// A slot range `start..end` is stored as `start | (end − 1) << 32`, which holds any non-empty range of a file of
+/// at most `2^32` faces (the ids of more faces cannot be a permutation).
+///
+/// A node's descendants are recorded as a count `m` where they are exactly the `m` nodes from its first child
+/// on, side by side (as in every file the builder writes), [`UNLISTED`] otherwise. The walk records `m` where
+/// the subtree's nodes number `m + 1` and its largest index is the first child's plus `m − 1`: every descendant
+/// lies at or after the first child (children lie after their parents) and, once the walk has accepted the
+/// tree, no node is reached twice, so `m` distinct indices in a range of `m` fill it.
+pub(crate) struct Spans {
+    slots: Vec<AtomicU64>,
+    descendants: Vec<AtomicU32>,
+}
+
+/// The recorded count of a node whose descendants are not the nodes side by side from its first child on (or
+/// are too many to count in a `u32`).
+const UNLISTED: u32 = u32::MAX;
 
 impl Spans {
     /// `n` empty spans, or a typed error where they cannot be allocated.
     fn new(n: usize) -> Result<Self, FileError> {
-        let mut v = Vec::new();
-        v.try_reserve_exact(n).map_err(|_| {
-            FileError::Invalid(format!("not enough memory to verify the file ({n} nodes)"))
-        })?;
-        v.extend((0..n).map(|_| AtomicU64::new(0)));
-        Ok(Spans(v))
+        let no_memory =
+            || FileError::Invalid(format!("not enough memory to verify the file ({n} nodes)"));
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n).map_err(|_| no_memory())?;
+        slots.extend((0..n).map(|_| AtomicU64::new(0)));
+        let mut descendants = Vec::new();
+        descendants.try_reserve_exact(n).map_err(|_| no_memory())?;
+        descendants.extend((0..n).map(|_| AtomicU32::new(UNLISTED)));
+        Ok(Spans { slots, descendants })
     }
 
     /// The face slots of node `i`.
     #[inline(always)]
     pub(crate) fn get(&self, i: usize) -> Range<usize> {
-        let w = self.0[i].load(Relaxed);
+        let w = self.slots[i].load(Relaxed);
         (w & 0xffff_ffff) as usize..(w >> 32) as usize + 1
     }
 
     /// The number of face slots of node `i`.
     #[inline(always)]
     pub(crate) fn len(&self, i: usize) -> usize {
-        let w = self.0[i].load(Relaxed);
+        let w = self.slots[i].load(Relaxed);
         (w >> 32) as usize + 1 - (w & 0xffff_ffff) as usize
     }
 
+    /// The number `m` of node `i`'s descendants where they are exactly the `m` nodes from its first child on,
+    /// side by side; `None` where they are not (or `i` is a leaf).
+    #[inline(always)]
+    pub(crate) fn side_by_side(&self, i: usize) -> Option<usize> {
+        match self.descendants[i].load(Relaxed) {
+            UNLISTED => None,
+            m => Some(m as usize),
+        }
+    }
+
     fn set(&self, i: usize, r: &Range<usize>) {
-        self.0[i].store(r.start as u64 | ((r.end - 1) as u64) << 32, Relaxed);
+        self.slots[i].store(r.start as u64 | ((r.end - 1) as u64) << 32, Relaxed);
+    }
+
+    /// Records the subtree of the internal node `i` with first child `c`: `nodes` nodes, `last` the largest
+    /// index (type docs).
+    fn set_subtree(&self, i: usize, c: usize, sub: &Subtree) {
+        let m = sub.nodes - 1;
+        if sub.last + 1 - c == m
+            && let Ok(m) = u32::try_from(m)
+            && m != UNLISTED
+        {
+            self.descendants[i].store(m, Relaxed);
+        }
+    }
+}
+
+/// The nodes of a walked subtree: how many, and the largest index.
+#[derive(Clone, Copy)]
+struct Subtree {
+    nodes: usize,
+    last: usize,
+}
+
+impl Subtree {
+    /// The subtree of a leaf `i`.
+    fn leaf(i: usize) -> Self {
+        Subtree { nodes: 1, last: i }
+    }
+
+    /// The subtree of a node above the subtrees `a` and `b` of its children.
+    fn join(a: &Self, b: &Self) -> Self {
+        Subtree {
+            nodes: 1 + a.nodes + b.nodes,
+            last: a.last.max(b.last),
+        }
     }
 }
 
@@ -93,6 +155,7 @@ struct Found {
     span: Range<usize>,
     levels: usize,
     well_formed: bool,
+    nodes: Subtree,
 }
 
 /// What a serial walk counts on its way: nodes reached since the last update of the shared count, levels
@@ -193,10 +256,13 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
         );
         let (a, b) = (a?, b?);
         let span = self.join(i, &a.span, &b.span)?;
+        let nodes = Subtree::join(&a.nodes, &b.nodes);
+        self.spans.set_subtree(i, c, &nodes);
         Ok(Found {
             span,
             levels: a.levels.max(b.levels),
             well_formed: a.well_formed & b.well_formed & self.nodes[i].bv.is_well_formed(),
+            nodes,
         })
     }
 
@@ -209,19 +275,25 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
             well_formed: true,
             chunk: usize::MAX,
         };
-        let span = self.descend(i, level, &mut tally)?;
+        let (span, nodes) = self.descend(i, level, &mut tally)?;
         self.count(tally.batch)?;
         Ok(Found {
             span,
             levels: tally.levels,
             well_formed: tally.well_formed,
+            nodes,
         })
     }
 
     /// The recursion of [`serial`](Self::serial): node `j` at depth `lv`, then its children, then its faces
     /// from theirs. The recursion is as deep as the tree, which [`enter`](Self::enter) bounds by the header's
     /// depth, itself at most [`max_levels`] (under a hundred levels for any file).
-    fn descend(&self, j: usize, lv: usize, tally: &mut Tally) -> Result<Range<usize>, FileError> {
+    fn descend(
+        &self,
+        j: usize,
+        lv: usize,
+        tally: &mut Tally,
+    ) -> Result<(Range<usize>, Subtree), FileError> {
         tally.batch += 1;
         if tally.batch == BATCH {
             self.count(tally.batch)?;
@@ -234,12 +306,14 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
         if node.is_leaf() {
             let r = self.leaf(j)?;
             self.spans.set(j, &r);
-            Ok(r)
+            Ok((r, Subtree::leaf(j)))
         } else {
             let c = self.enter(j, lv)?;
-            let a = self.descend(c, lv + 1, tally)?;
-            let b = self.descend(c + 1, lv + 1, tally)?;
-            self.join(j, &a, &b)
+            let (a, sa) = self.descend(c, lv + 1, tally)?;
+            let (b, sb) = self.descend(c + 1, lv + 1, tally)?;
+            let sub = Subtree::join(&sa, &sb);
+            self.spans.set_subtree(j, c, &sub);
+            Ok((self.join(j, &a, &b)?, sub))
         }
     }
 
