@@ -122,6 +122,14 @@ impl BvhFile {
     /// every triangle lies in the volume of every node above it (with the
     /// rounding stated in the format docs).
     ///
+    /// # Cost
+    /// The checksum reads every byte once; the tree walk visits every node once; the containment proof tests
+    /// every vertex of every triangle against every node above it, so its work grows as the number of triangles
+    /// times the tree's depth, and dominates. On a 2-core Intel Xeon VM with AVX-512, a 327,680-triangle OBB
+    /// file opens in 20–22 ms (`f32`, 49 MB) and 25–27 ms (`f64`, 93 MB): 3–4× the time of a structural check
+    /// alone (`cargo xtask bench-archive`). [`open_unchecked`](Self::open_unchecked) maps a file this program
+    /// wrote itself in about 10 µs.
+    ///
     /// # Errors
     /// [`FileError::Io`] if the file cannot be read; [`FileError::NotABvhFile`]
     /// for anything that is not a `.bvh` file (an OBJ, an empty file);
