@@ -126,7 +126,7 @@ impl BvhFile {
     /// The checksum reads every byte once; the tree walk visits every node once; the containment proof tests
     /// every vertex of every triangle against every node above it, so its work grows as the number of triangles
     /// times the tree's depth, and dominates. On a 2-core Intel Xeon VM with AVX-512, a 327,680-triangle OBB
-    /// file opens in 20–22 ms (`f32`, 49 MB) and 25–27 ms (`f64`, 93 MB): 2.8–3.6× the time of a structural check
+    /// file opens in 20–22 ms (`f32`, 49 MB) and 25–27 ms (`f64`, 93 MB): 2.7–3.5× the time of a structural check
     /// alone (`cargo xtask bench-archive`). [`open_unchecked`](Self::open_unchecked) maps a file this program
     /// wrote itself in about 10 µs.
     ///
