@@ -65,7 +65,7 @@ fn main() -> ExitCode {
         // The reader of our output went away (`ccd collide … | head`): not an error.
         Err(e) if is_broken_pipe(&e) => success,
         Err(e) => {
-            eprintln!("error: {}", one_line(&format!("{e:#}")));
+            eprintln!("error: {}", one_line(&chain_message(&e)));
             ExitCode::from(if exit_code { 2 } else { 1 })
         }
     }
@@ -102,6 +102,21 @@ fn usage_error(e: &clap::Error) -> ExitCode {
     }
     eprintln!("error: {message} (see --help)");
     code
+}
+
+/// The messages of `e` and of its causes joined by ": ", leaving out a cause whose message already ends the text
+/// (errors such as an I/O error naming its file print their source themselves).
+fn chain_message(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.is_empty() {
+            text = part;
+        } else if !text.ends_with(&part) {
+            text = format!("{text}: {part}");
+        }
+    }
+    text
 }
 
 /// Collapses a message onto one line.

@@ -124,6 +124,31 @@ fn a_mesh_without_faces_has_no_triangles() {
     assert!(line.contains("no triangles"), "{line}");
 }
 
+/// An output that cannot be written (a directory, a missing directory) is refused in one line that names the
+/// file once and gives the system's reason once.
+#[test]
+fn an_unwritable_output_names_the_file_and_the_reason_once() {
+    let dir = scratch("unwritable");
+    let taken = dir.join("taken.bvh");
+    std::fs::create_dir(&taken).expect("a directory in the way");
+    let missing = dir.join("missing").join("x.bvh");
+    for out in [&taken, &missing] {
+        let line = refused(&ccd(&[
+            Path::new("build"),
+            &mesh("cube.obj"),
+            Path::new("-o"),
+            out,
+        ]));
+        let shown = out.display().to_string();
+        assert!(
+            line.starts_with(&format!("error: cannot write {shown}: ")),
+            "{line}"
+        );
+        assert_eq!(line.matches(&shown).count(), 1, "{line}");
+        assert_eq!(line.matches("(os error").count(), 1, "{line}");
+    }
+}
+
 /// `ccd build --method fast|reference` writes exactly the archive of the library's build with that method (and
 /// the default is `fast`); the two methods' trees differ on this mesh, so the flag is not ignored.
 #[test]

@@ -204,3 +204,29 @@ fn both_quaternion_orders_give_the_contacts_of_the_rotation_vector() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// An export that cannot be written is refused in one line naming the file and the system's reason once each.
+#[test]
+fn an_unwritable_export_names_the_file_and_the_reason_once() {
+    let missing = scratch("missing-dir").join("hits.ply");
+    let cube = fixture("cube.obj");
+    let out = ccd(&[
+        "collide",
+        path(&cube),
+        path(&cube),
+        "--pose-b",
+        "0.5,0,0",
+        "--export",
+        path(&missing),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let shown = missing.display().to_string();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!("error: cannot write {shown}: ")),
+        "{err}"
+    );
+    assert_eq!(err.matches(&shown).count(), 1, "{err}");
+    assert_eq!(err.matches("(os error").count(), 1, "{err}");
+}

@@ -244,7 +244,7 @@ fn out_of_range_motions_end_with_an_answer_or_a_typed_error() {
         ),
         (
             vec!["--t-max", "2"],
-            "request t_max = 2e0 is out of the supported range",
+            "request t_max = 2 is out of the supported range",
         ),
     ] {
         let mut full = vec!["toi", &c, &c, "--motion-a", "static"];

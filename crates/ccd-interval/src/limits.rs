@@ -114,20 +114,35 @@ impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Rule::Finite => write!(f, "it must be finite"),
-            Rule::Length { min, max } => {
-                write!(
-                    f,
-                    "a length must be 0 or have a magnitude in [{min:e}, {max:e}]"
-                )
-            }
-            Rule::Within { lo, hi } => write!(f, "it must lie in [{lo}, {hi}]"),
-            Rule::UnitNorm { tolerance } => {
-                write!(
-                    f,
-                    "a unit quaternion or axis must have norm 1 ± {tolerance:e}"
-                )
-            }
-            Rule::AtLeast { min } => write!(f, "it must be at least {min}"),
+            Rule::Length { min, max } => write!(
+                f,
+                "a length must be 0 or have a magnitude in [{}, {}]",
+                Shown(min),
+                Shown(max)
+            ),
+            Rule::Within { lo, hi } => write!(f, "it must lie in [{}, {}]", Shown(lo), Shown(hi)),
+            Rule::UnitNorm { tolerance } => write!(
+                f,
+                "a unit quaternion or axis must have norm 1 ± {}",
+                Shown(tolerance)
+            ),
+            Rule::AtLeast { min } => write!(f, "it must be at least {}", Shown(min)),
+        }
+    }
+}
+
+/// A number as a message shows it: the shortest decimal that reads back as the same `f64`, positional between
+/// 1e-4 and 1e6 (`4096`, `0.5`, `2`), in scientific notation outside (`1e300`, `3.402823669209385e38`), so that
+/// neither a limit nor a refused value is printed as forty digits.
+struct Shown(f64);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0.abs();
+        if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:e}", self.0)
         }
     }
 }
@@ -144,7 +159,7 @@ impl fmt::Display for Rule {
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{what} = {value:e} is out of the supported range for {scalar}: {rule}")]
+#[error("{what} = {} is out of the supported range for {scalar}: {rule}", Shown(*value))]
 pub struct RangeError {
     /// What the value is (e.g. "vertex 12 coordinate y", "pose of model b translation x").
     pub what: String,
@@ -440,5 +455,34 @@ mod tests {
         assert!(check_nonnegative_length(-1.0_f64, || "d".into()).is_err());
         assert!(check_count::<f64>(0, 1, || "n".into()).is_err());
         assert!(check_count::<f64>(1, 1, || "n".into()).is_ok());
+    }
+
+    #[test]
+    fn messages_show_numbers_short_and_exact() {
+        let t = check_within(2.0_f64, 0.0, 1.0, || "t_max".into()).unwrap_err();
+        assert_eq!(
+            t.to_string(),
+            "t_max = 2 is out of the supported range for f64: it must lie in [0, 1]"
+        );
+        let l = Limits::F64.length_max;
+        let x = check_magnitude(1e300_f64, || "translation x".into()).unwrap_err();
+        assert_eq!(
+            x.to_string(),
+            format!(
+                "translation x = 1e300 is out of the supported range for f64: it must lie in [{:e}, {:e}]",
+                -l, l
+            )
+        );
+        // Every number printed reads back as the value it stands for, whichever notation it takes.
+        proptest::proptest!(|(bits in proptest::num::u64::ANY)| {
+            let v = f64::from_bits(bits);
+            let shown = Shown(v).to_string();
+            proptest::prop_assert!(shown.len() <= 24, "{shown}");
+            if v.is_nan() {
+                proptest::prop_assert_eq!(shown, "NaN");
+            } else {
+                proptest::prop_assert_eq!(shown.parse::<f64>().unwrap().to_bits(), v.to_bits());
+            }
+        });
     }
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use ccd::io::MeshData;
 use ccd::{BoundingVolume, Hierarchy, Real};
 
@@ -63,7 +63,7 @@ impl Typed for Job<'_> {
             .to_bytes()
             .map_err(|e| super::in_file(&args.output, e))?;
         ccd::replace_file(&args.output, &bytes)
-            .with_context(|| format!("cannot write {}", args.output.display()))?;
+            .map_err(|e| super::cannot_write(&args.output, e))?;
         let stats = bvh.stats();
         writeln!(
             out,

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use ccd::nalgebra::{Isometry3, Point3};
 use ccd::{ContactPair, Hierarchy, Real};
 
@@ -56,8 +56,7 @@ pub fn write_ply<T: Real, A: Hierarchy<Scalar = T>, B: Hierarchy<Scalar = T>>(
         let v = 3 * f;
         let _ = writeln!(text, "3 {} {} {} {r} {g} {b}", v, v + 1, v + 2);
     }
-    ccd::replace_file(path, text.as_bytes())
-        .with_context(|| format!("writing the export {}", path.display()))
+    ccd::replace_file(path, text.as_bytes()).map_err(|e| super::cannot_write(path, e))
 }
 
 /// Appends the vertex lines of `model`'s triangles, in id order, placed at `pose`.

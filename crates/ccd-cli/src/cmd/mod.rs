@@ -118,6 +118,17 @@ pub fn in_file(
     }
 }
 
+/// A failed write of `path` (a saved tree, an export) as "cannot write PATH: what the system said", naming the
+/// file once.
+pub fn cannot_write(path: &Path, error: ccd::FileError) -> anyhow::Error {
+    match error {
+        ccd::FileError::Io { source, .. } => {
+            anyhow::Error::new(source).context(format!("cannot write {}", path.display()))
+        }
+        other => in_file(path, other),
+    }
+}
+
 /// The types of a two-model query: those of the `.bvh` inputs if any (which must
 /// agree with each other and with any explicit `--bv`/`--f32`), else the
 /// requested ones.
