@@ -172,11 +172,11 @@ pub struct ToiArgs {
     pub a: PathBuf,
     /// Model B: a mesh (built in memory) or a .bvh file.
     pub b: PathBuf,
-    /// Motion of A over t in [0, 1] (see MOTION below).
-    #[arg(long, value_name = "MOTION", value_parser = parse_motion, allow_hyphen_values = true)]
+    /// Motion of A over t in [0, 1] (see MOTION below); `static` (resting at its start pose) when left out.
+    #[arg(long, value_name = "MOTION", value_parser = parse_motion, allow_hyphen_values = true, default_value = "static")]
     pub motion_a: MotionArg,
-    /// Motion of B over t in [0, 1] (see MOTION below).
-    #[arg(long, value_name = "MOTION", value_parser = parse_motion, allow_hyphen_values = true)]
+    /// Motion of B over t in [0, 1] (see MOTION below); `static` (resting at its start pose) when left out.
+    #[arg(long, value_name = "MOTION", value_parser = parse_motion, allow_hyphen_values = true, default_value = "static")]
     pub motion_b: MotionArg,
     /// Start pose of A (see POSE below); default: identity. Not with an interp motion.
     #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]

@@ -145,6 +145,29 @@ fn degenerate_fixture_meets_at_a_third() {
     assert!(lo <= 1.0 / 3.0 && 1.0 / 3.0 - lo <= 1e-6, "{unit}");
 }
 
+/// A motion left out is `static`: the issue's own command (`--motion-b` only) brackets t = 1/3 for the cubes,
+/// and either motion left out answers exactly as `--motion-a static` / `--motion-b static` written out.
+#[test]
+fn a_motion_left_out_is_static() {
+    let c = cube();
+    let base = ["toi", &c, &c, "--pose-b", "3,0,0", "--json"];
+    let with = |extra: &[&str]| toi_json(&[&base[..], extra].concat());
+    let implicit = with(&["--motion-b", "translate:-6,0,0"]);
+    let explicit = with(&["--motion-a", "static", "--motion-b", "translate:-6,0,0"]);
+    assert_eq!(implicit, explicit);
+    let lo = implicit["toi"]["t_lo"].as_f64().unwrap();
+    let hi = implicit["toi"]["t_hi"].as_f64().unwrap();
+    assert!(lo <= 1.0 / 3.0 && 1.0 / 3.0 <= hi, "{implicit}");
+    // A moving towards a resting B: the same time, from the other side.
+    let implicit = with(&["--motion-a", "translate:6,0,0"]);
+    let explicit = with(&["--motion-a", "translate:6,0,0", "--motion-b", "static"]);
+    assert_eq!(implicit, explicit);
+    assert_eq!(implicit["contact"], true, "{implicit}");
+    // Neither motion: both rest, three apart, so they never meet.
+    let rest = with(&[]);
+    assert_eq!(rest["contact"], false, "{rest}");
+}
+
 #[test]
 fn far_motion_gives_no_contact() {
     let c = cube();
