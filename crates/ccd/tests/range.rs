@@ -292,7 +292,7 @@ fn poses_outside_the_range_are_refused() {
     );
     let e = ccd::collide(&m, &id, &m, &short, &CollideRequest::all()).unwrap_err();
     assert!(
-        e.to_string().contains("rotation quaternion norm = 1e-1"),
+        e.to_string().contains("rotation quaternion norm = 0.1"),
         "{e}"
     );
     let nearly = Isometry3::from_parts(
