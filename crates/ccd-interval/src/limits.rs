@@ -138,11 +138,36 @@ struct Shown(f64);
 
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = self.0.abs();
-        if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) {
+        if positional(self.0) {
             write!(f, "{}", self.0)
         } else {
             write!(f, "{:e}", self.0)
+        }
+    }
+}
+
+/// Whether [`Shown`] writes `x` without an exponent.
+fn positional(x: f64) -> bool {
+    let a = x.abs();
+    a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a)
+}
+
+/// A refused value as its message shows it: as [`Shown`], but an `f32` value (widened exactly to `f64`) as the
+/// shortest decimal that reads back as the same `f32` (`1e30`, not `1.0000000150474662e30`).
+struct ShownValue {
+    value: f64,
+    scalar: &'static str,
+}
+
+impl fmt::Display for ShownValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let narrow = self.value as f32;
+        if self.scalar != "f32" || f64::from(narrow) != self.value || self.value.is_nan() {
+            Shown(self.value).fmt(f)
+        } else if positional(self.value) {
+            write!(f, "{narrow}")
+        } else {
+            write!(f, "{narrow:e}")
         }
     }
 }
@@ -159,7 +184,7 @@ impl fmt::Display for Shown {
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{what} = {} is out of the supported range for {scalar}: {rule}", Shown(*value))]
+#[error("{what} = {} is out of the supported range for {scalar}: {rule}", ShownValue { value: *value, scalar })]
 pub struct RangeError {
     /// What the value is (e.g. "vertex 12 coordinate y", "pose of model b translation x").
     pub what: String,
@@ -473,6 +498,13 @@ mod tests {
                 -l, l
             )
         );
+        // An f32 value is shown as the f32 it is, not as its exact widening.
+        let big = check_length(1e30_f32, || "vertex 1 coordinate y".into()).unwrap_err();
+        assert!(
+            big.to_string()
+                .starts_with("vertex 1 coordinate y = 1e30 is out of the supported range for f32"),
+            "{big}"
+        );
         // Every number printed reads back as the value it stands for, whichever notation it takes.
         proptest::proptest!(|(bits in proptest::num::u64::ANY)| {
             let v = f64::from_bits(bits);
@@ -482,6 +514,14 @@ mod tests {
                 proptest::prop_assert_eq!(shown, "NaN");
             } else {
                 proptest::prop_assert_eq!(shown.parse::<f64>().unwrap().to_bits(), v.to_bits());
+            }
+        });
+        proptest::proptest!(|(bits in proptest::num::u32::ANY)| {
+            let v = f32::from_bits(bits);
+            let shown = ShownValue { value: f64::from(v), scalar: "f32" }.to_string();
+            proptest::prop_assert!(shown.len() <= 16, "{shown}");
+            if !v.is_nan() {
+                proptest::prop_assert_eq!(shown.parse::<f32>().unwrap().to_bits(), v.to_bits());
             }
         });
     }
