@@ -162,7 +162,8 @@ struct ShownValue {
 impl fmt::Display for ShownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let narrow = self.value as f32;
-        if self.scalar != "f32" || f64::from(narrow) != self.value || self.value.is_nan() {
+        // NaN fails the comparison, so it is shown as the f64 it is.
+        if self.scalar != "f32" || f64::from(narrow) != self.value {
             Shown(self.value).fmt(f)
         } else if positional(self.value) {
             write!(f, "{narrow}")
