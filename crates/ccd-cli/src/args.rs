@@ -59,13 +59,13 @@ pub struct DistanceArgs {
     #[command(flatten)]
     pub poses: PoseFormat,
     /// Relative error allowed (PQP's rel_err): the answer may exceed the true distance by rel_err times it.
-    #[arg(long, value_name = "E", default_value_t = 0.0, value_parser = parse_non_negative)]
+    #[arg(long, value_name = "E", default_value_t = 0.0, value_parser = parse_non_negative, allow_negative_numbers = true)]
     pub rel_err: f64,
     /// Absolute error allowed (PQP's abs_err).
-    #[arg(long, value_name = "E", default_value_t = 0.0, value_parser = parse_non_negative)]
+    #[arg(long, value_name = "E", default_value_t = 0.0, value_parser = parse_non_negative, allow_negative_numbers = true)]
     pub abs_err: f64,
     /// Stop as soon as the models are certainly farther apart than this and say so.
-    #[arg(long, value_name = "D", value_parser = parse_non_negative)]
+    #[arg(long, value_name = "D", value_parser = parse_non_negative, allow_negative_numbers = true)]
     pub max_distance: Option<f64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -83,7 +83,7 @@ pub struct WithinArgs {
     /// Model B: a mesh (built in memory) or a .bvh file.
     pub b: PathBuf,
     /// The distance to test against.
-    #[arg(long, value_name = "D", value_parser = parse_non_negative)]
+    #[arg(long, value_name = "D", value_parser = parse_non_negative, allow_negative_numbers = true)]
     pub tolerance: f64,
     /// Pose of A in the world (see POSE below); default: identity.
     #[arg(long, value_name = "POSE", value_parser = parse_pose, allow_hyphen_values = true)]
@@ -188,10 +188,10 @@ pub struct ToiArgs {
     #[command(flatten)]
     pub poses: PoseFormat,
     /// Width of the reported bracket [t_lo, t_hi] in normalised time.
-    #[arg(long, value_name = "T", default_value_t = 1e-6, value_parser = parse_non_negative)]
+    #[arg(long, value_name = "T", default_value_t = 1e-6, value_parser = parse_non_negative, allow_negative_numbers = true)]
     pub tolerance: f64,
     /// End of the searched interval [0, t_max] (at most 1).
-    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_non_negative)]
+    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_non_negative, allow_negative_numbers = true)]
     pub t_max: f64,
     /// Most continuous volume tests before the answer is "undecided" (with the certified t_lo reached).
     #[arg(long, value_name = "N", default_value_t = ccd::ToiBudget::default().volume_tests)]
@@ -404,9 +404,8 @@ pub enum MotionArg {
 fn numbers(s: &str, n: usize, what: &str) -> Result<Vec<f64>, String> {
     let v = s
         .split(',')
-        .map(|part| match part.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(format!("{what}: {:?} is not a finite number", part.trim())),
+        .map(|part| {
+            crate::number::finite(part).map_err(|bad| format!("{what}: {:?} {bad}", part.trim()))
         })
         .collect::<Result<Vec<f64>, String>>()?;
     if v.len() == n {
@@ -475,9 +474,10 @@ pub fn parse_motion(s: &str) -> Result<MotionArg, String> {
 
 /// Parses a finite, non-negative number.
 fn parse_non_negative(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("{s:?} is not a finite non-negative number")),
+    match crate::number::finite(s) {
+        Ok(v) if v >= 0.0 => Ok(v),
+        Ok(_) => Err(format!("{:?} is negative: it must be at least 0", s.trim())),
+        Err(bad) => Err(format!("{:?} {bad}", s.trim())),
     }
 }
 

@@ -15,4 +15,5 @@
 //! ```
 
 pub mod args;
+pub mod number;
 pub mod pose;

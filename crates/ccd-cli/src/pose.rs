@@ -97,18 +97,9 @@ const UNIT_TOLERANCE: f64 = 1e-3;
 fn finite_numbers(s: &str) -> Result<Vec<f64>, String> {
     s.split(',')
         .enumerate()
-        .map(|(i, part)| match part.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            Ok(_) => Err(format!(
-                "component {} ({:?}) is not finite",
-                i + 1,
-                part.trim()
-            )),
-            Err(_) => Err(format!(
-                "component {} ({:?}) is not a number",
-                i + 1,
-                part.trim()
-            )),
+        .map(|(i, part)| {
+            crate::number::finite(part)
+                .map_err(|bad| format!("component {} ({:?}) {bad}", i + 1, part.trim()))
         })
         .collect()
 }

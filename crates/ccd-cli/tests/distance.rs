@@ -125,6 +125,39 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error:"), "{stderr}");
     }
+    // Each refusal says what is wrong with the number as typed: negative (written with or without `=`), not a
+    // number, not finite, or finite but beyond the largest f64 (out of range, not "not finite").
+    for (args, reason) in [
+        (
+            vec!["within", &c, &c, "--tolerance", "-1"],
+            r#""-1" is negative: it must be at least 0"#,
+        ),
+        (
+            vec!["within", &c, &c, "--tolerance=-1"],
+            r#""-1" is negative: it must be at least 0"#,
+        ),
+        (
+            vec!["distance", &c, &c, "--abs-err", "abc"],
+            r#""abc" is not a number"#,
+        ),
+        (
+            vec!["distance", &c, &c, "--rel-err", "inf"],
+            r#""inf" is not finite"#,
+        ),
+        (
+            vec!["within", &c, &c, "--tolerance", "1e400"],
+            r#""1e400" is out of the supported range"#,
+        ),
+        (
+            vec!["distance", &c, &c, "--pose-b", "1e400,0,0"],
+            r#"component 1 ("1e400") is out of the supported range"#,
+        ),
+    ] {
+        let (code, _, stderr) = ccd(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+    }
     let bad = fixture("bad/nan.obj");
     let (code, _, stderr) = ccd(&["distance", &c, &bad]);
     assert_eq!(code, 1);
