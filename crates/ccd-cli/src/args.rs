@@ -405,7 +405,7 @@ fn numbers(s: &str, n: usize, what: &str) -> Result<Vec<f64>, String> {
     let v = s
         .split(',')
         .map(|part| {
-            crate::number::finite(part).map_err(|bad| format!("{what}: {:?} {bad}", part.trim()))
+            ccd::number::finite(part).map_err(|bad| format!("{what}: {:?} {bad}", part.trim()))
         })
         .collect::<Result<Vec<f64>, String>>()?;
     if v.len() == n {
@@ -474,7 +474,7 @@ pub fn parse_motion(s: &str) -> Result<MotionArg, String> {
 
 /// Parses a finite, non-negative number.
 fn parse_non_negative(s: &str) -> Result<f64, String> {
-    match crate::number::finite(s) {
+    match ccd::number::finite(s) {
         Ok(v) if v >= 0.0 => Ok(v),
         Ok(_) => Err(format!("{:?} is negative: it must be at least 0", s.trim())),
         Err(bad) => Err(format!("{:?} {bad}", s.trim())),

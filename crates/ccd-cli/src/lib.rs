@@ -15,5 +15,4 @@
 //! ```
 
 pub mod args;
-pub mod number;
 pub mod pose;

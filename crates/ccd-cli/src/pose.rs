@@ -98,7 +98,7 @@ fn finite_numbers(s: &str) -> Result<Vec<f64>, String> {
     s.split(',')
         .enumerate()
         .map(|(i, part)| {
-            crate::number::finite(part)
+            ccd::number::finite(part)
                 .map_err(|bad| format!("component {} ({:?}) {bad}", i + 1, part.trim()))
         })
         .collect()

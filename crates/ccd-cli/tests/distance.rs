@@ -162,7 +162,8 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
     let (code, _, stderr) = ccd(&["distance", &c, &bad]);
     assert_eq!(code, 1);
     assert!(
-        stderr.contains("nan.obj") && stderr.contains("NaN"),
+        stderr.contains("nan.obj")
+            && stderr.contains(r#"line 3: vertex 1: x = "nan" is not finite"#),
         "{stderr}"
     );
 }

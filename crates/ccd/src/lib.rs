@@ -21,7 +21,7 @@
 //!
 //! | feature | default | what |
 //! |---|---|---|
-//! | `io` | yes | mesh file readers (`ccd::io`: OBJ via tobj, STL via stl_io, PLY via ply-rs-bw) and `Model::from_mesh_file`, `from_obj`, `from_stl`, `from_ply`; without it none of those crates is compiled |
+//! | `io` | yes | mesh file readers (`ccd::io`: OBJ read by this crate, STL via stl_io, PLY via ply-rs-bw) and `Model::from_mesh_file`, `from_obj`, `from_stl`, `from_ply`; without it none of those crates is compiled |
 //! | `serde` | no | `Serialize`/`Deserialize` on the requests and results (`CollideRequest`, `ContactPair`, `ToiResult`, …), `BuildOptions`, `TreeStats`, `FitMethod` |
 //! | `convert-mint`, `convert-glam030` … `convert-glam033` | no | nalgebra's conversions from and to mint / glam types, for building poses and points |
 
@@ -29,6 +29,7 @@ mod error;
 #[cfg(feature = "io")]
 pub mod io;
 mod model;
+pub mod number;
 
 pub use ccd_bv::{
     Aabb, BoundingVolume, BvKind, FitMethod, Limits, MoveRounding, Obb, Pose, RangeError, Real,

@@ -83,8 +83,8 @@ fn readers_by_name_agree_with_read_mesh() {
 #[test]
 fn cube_quads_become_fans() {
     let mesh = read_obj(fixture("cube.obj")).unwrap();
-    // Face `f 1 5 7 3` splits into (1 5 7) and (1 7 3); vertices are renumbered in order of
-    // first use.
+    // Face `f 1 5 7 3` splits into (1 5 7) and (1 7 3); vertices keep the file's order, so the
+    // file's vertex i is index i - 1.
     let [v1, v5, v7, v3] = [
         [-0.5, -0.5, -0.5],
         [-0.5, -0.5, 0.5],
@@ -92,7 +92,8 @@ fn cube_quads_become_fans() {
         [-0.5, 0.5, -0.5],
     ];
     assert_eq!(corners(&mesh)[..2], [[v1, v5, v7], [v1, v7, v3]]);
-    assert_eq!(mesh.triangles[..2], [[0, 1, 2], [0, 2, 3]]);
+    assert_eq!(mesh.triangles[..2], [[0, 4, 6], [0, 6, 2]]);
+    assert_eq!([0, 4, 6, 2].map(|i| mesh.vertices[i]), [v1, v5, v7, v3]);
 }
 
 #[test]
@@ -233,21 +234,64 @@ fn model_error(name: &str) -> Error {
 }
 
 #[test]
-fn nan_coordinate_is_rejected_by_the_builder() {
-    let raw = read_obj(fixture("bad/nan.obj")).unwrap();
-    assert!(raw.vertices[0][0].is_nan());
-    let e = model_error("bad/nan.obj");
+fn obj_coordinates_that_are_not_finite_are_refused_at_their_line() {
+    let e = read_obj(fixture("bad/nan.obj")).unwrap_err();
     assert!(
-        matches!(
-            &e,
-            Error::Mesh(MeshError::Invalid {
-                source: BuildError::VertexOutOfRange { vertex: 0, range },
-                ..
-            }) if range.value.is_nan()
-        ),
+        matches!(&e, Error::Mesh(MeshError::Parse { format: "OBJ", .. })),
         "{e:?}"
     );
-    assert_one_line_naming(&e, "nan.obj");
+    assert!(
+        e.to_string().ends_with(
+            "nan.obj: invalid OBJ file: line 3: vertex 1: x = \"nan\" is not finite: `v nan 0 0`"
+        ),
+        "{e}"
+    );
+    assert_one_line_naming(&model_error("bad/nan.obj"), "nan.obj");
+}
+
+/// The file's own vertex numbers and the coordinate as written: a vertex no face uses still counts, and
+/// a value past the largest `f64` is out of range, not "inf".
+#[test]
+fn obj_errors_name_the_files_vertex_and_the_written_value() {
+    let cases: [(&str, &str, &str); 4] = [
+        (
+            "overflow.obj",
+            "v 0 0 0\nv 5 5 5\nv 1 1e400 0\nv 0 1 0\nf 1 3 4\n",
+            "line 3: vertex 3: y = \"1e400\" is out of the supported range: its magnitude exceeds the \
+             largest f64, 1.7976931348623157e308: `v 1 1e400 0`",
+        ),
+        (
+            "negative-overflow.obj",
+            "# c\n\nv 0 0 0\r\nv 0 0 -2e308 # far\r\n",
+            "line 4: vertex 2: z = \"-2e308\" is out of the supported range: its magnitude exceeds the \
+             largest f64, 1.7976931348623157e308: `v 0 0 -2e308 # far`",
+        ),
+        (
+            "infinite-w.obj",
+            "v 1 2 3 -inf\n",
+            "line 1: vertex 1: w = \"-inf\" is not finite: `v 1 2 3 -inf`",
+        ),
+        (
+            "colour.obj",
+            "v 0 0 0\nv 1 1 1 0.5 x 0.5\n",
+            "line 2: vertex 2: g = \"x\" is not a number: `v 1 1 1 0.5 x 0.5`",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let path = scratch(name);
+        std::fs::write(&path, text).unwrap();
+        let e = read_obj(&path).unwrap_err();
+        assert!(
+            matches!(&e, Error::Mesh(MeshError::Parse { format: "OBJ", .. })),
+            "{name}: {e:?}"
+        );
+        assert_one_line_naming(&e, name);
+        assert!(
+            e.to_string()
+                .ends_with(&format!("{name}: invalid OBJ file: {message}")),
+            "{e}"
+        );
+    }
 }
 
 #[test]
@@ -280,36 +324,46 @@ fn obj_index_out_of_range_names_the_face() {
 
 #[test]
 fn obj_syntax_errors_name_the_line_and_its_text() {
-    let cases: [(&str, &[u8], &str); 6] = [
+    let cases: [(&str, &[u8], &str); 8] = [
         (
             "coordinate.obj",
             b"v 0 0 0\nv 1 x 0\n",
-            "line 2: position parse error: `v 1 x 0`",
+            "line 2: vertex 2: y = \"x\" is not a number: `v 1 x 0`",
         ),
         (
             "two-numbers.obj",
             b"# c\n\nv 1 2\n",
-            "line 3: position parse error: `v 1 2`",
+            "line 3: vertex 1 has 2 values, but a vertex is x y z, x y z w or x y z r g b: `v 1 2`",
         ),
         (
             "w-zero.obj",
             b"v 1 2 3 0\n",
-            "line 1: scaling (w) by zero: `v 1 2 3 0`",
+            "line 1: vertex 1: w = 0 cannot divide its coordinates: `v 1 2 3 0`",
         ),
         (
-            "normal.obj",
-            b"v 0 0 0\nvn 0 nan? 1\n",
-            "line 2: normal parse error: `vn 0 nan? 1`",
+            "w-tiny.obj",
+            b"v 1 2e300 3 1e-10\n",
+            "line 1: vertex 1: y / w = \"2e300\" / \"1e-10\" is past the largest f64: `v 1 2e300 3 1e-10`",
         ),
         (
             "face.obj",
             b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 three\n",
-            "line 4: face parse error: `f 1 2 three`",
+            "line 4: face 0: vertex index \"three\" is not an integer: `f 1 2 three`",
+        ),
+        (
+            "texture-index.obj",
+            b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2/x 3/3\n",
+            "line 4: face 0: \"2/x\" is not v, v/vt, v//vn or v/vt/vn with integer indices: `f 1/1 2/x 3/3`",
+        ),
+        (
+            "index-zero.obj",
+            b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 0 1 2\n",
+            "line 5: face 1: vertex index 0 names no vertex (indices count from 1, or back from -1): `f 0 1 2`",
         ),
         (
             "latin1.obj",
-            b"v 0 0 0\no caf\xe9\n",
-            "line 2: not UTF-8 text",
+            b"v 0 0 0\nv 0 \xe9 0\n",
+            "line 2: vertex 2: y = \"\u{fffd}\" is not a number: `v 0 \u{fffd} 0`",
         ),
     ];
     for (name, bytes, message) in cases {
@@ -395,6 +449,7 @@ fn two_vertex_face_is_not_a_triangle() {
         matches!(
             &e,
             Error::Mesh(MeshError::NotTriangles {
+                line: Some(6),
                 face: 1,
                 vertices: 2,
                 ..
@@ -403,6 +458,11 @@ fn two_vertex_face_is_not_a_triangle() {
         "{e:?}"
     );
     assert_one_line_naming(&e, "two-vertex-face.obj");
+    assert!(
+        e.to_string()
+            .ends_with("two-vertex-face.obj:6: face 1 has 2 vertices, but a face needs at least 3"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -106,12 +106,17 @@ pub enum MeshError {
         /// The file.
         path: PathBuf,
     },
-    /// A face has fewer than three vertices (in OBJ, `l` line elements are
-    /// read as faces too).
-    #[error("{}: face {face} has {vertices} vertices, but a face needs at least 3", path.display())]
+    /// A face has fewer than three vertices.
+    #[error(
+        "{}{}: face {face} has {vertices} vertices, but a face needs at least 3",
+        path.display(),
+        LineSuffix(*line)
+    )]
     NotTriangles {
         /// The file.
         path: PathBuf,
+        /// The line of the face, counted from 1 (OBJ only).
+        line: Option<usize>,
         /// Index of the face, counted from 0 in file order.
         face: usize,
         /// Its number of vertices.
@@ -132,7 +137,7 @@ pub enum MeshError {
         /// The line of the face, counted from 1 (OBJ only).
         line: Option<usize>,
         /// Index of the face, counted from 0 in file order (in OBJ, over the
-        /// `f` and `l` elements).
+        /// `f` statements).
         face: usize,
         /// The index as written in the file (1-based or negative relative in
         /// OBJ, 0-based in PLY).

@@ -4,7 +4,8 @@
 //! [`read_stl`] and [`read_ply`] read one format each. All return the raw
 //! mesh as a [`MeshData`] (`f64` coordinates, `u32` indices): polygons are
 //! split into triangle fans, but coordinates and indices are not validated
-//! here. [`Model::from_mesh_file`] reads and builds in one call, and the
+//! here, except that the text of an OBJ coordinate must be a finite `f64`
+//! and an OBJ index must name a vertex declared before it. [`Model::from_mesh_file`] reads and builds in one call, and the
 //! builder rejects NaN or infinite coordinates and out-of-range indices with
 //! [`MeshError::Invalid`].
 //!
@@ -18,7 +19,7 @@
 //!
 //! | format | reader | notes |
 //! |---|---|---|
-//! | OBJ | `tobj` | every object and group merged into one mesh; only vertices used by a face are kept |
+//! | OBJ | this crate | every object and group merged into one mesh; vertices kept in the file's order and numbering |
 //! | STL | `stl_io` | ASCII or binary; equal vertices merged so the mesh is indexed |
 //! | PLY | `ply-rs-bw` | ASCII or binary; `vertex` x/y/z and `face` `vertex_indices` (or `vertex_index`) |
 //!
@@ -103,7 +104,7 @@ pub fn read_mesh(path: impl AsRef<Path>) -> Result<MeshData, Error> {
 }
 
 /// The largest vertex count that `u32` indices can address.
-const MAX_VERTICES: u64 = 1 << 32;
+pub(super) const MAX_VERTICES: u64 = 1 << 32;
 
 /// Fails with [`MeshError::TooLarge`] if `count` vertices cannot all be
 /// addressed by `u32` indices.
@@ -181,8 +182,8 @@ fn build<T: Real, B: BoundingVolume<T>>(
         }
         .into()
     };
-    // Readers may drop vertices no face uses (OBJ), so a file without faces
-    // is reported as such rather than as a mesh without vertices.
+    // A file without faces is reported as such, whether or not it has
+    // vertices.
     if mesh.triangles.is_empty() {
         return Err(invalid(BuildError::NoTriangles));
     }

@@ -119,6 +119,7 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         if n < 3 {
             return Err(MeshError::NotTriangles {
                 path: path.to_path_buf(),
+                line: None,
                 face,
                 vertices: n,
             }

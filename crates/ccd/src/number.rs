@@ -1,10 +1,10 @@
-//! One number of the command line, read as `f64`, with a refusal that says what is wrong with it: not a number,
-//! not finite (`nan`, `inf`), or written finitely but beyond the largest `f64` (`1e400`), which is out of range
-//! rather than "not finite".
+//! One number written as text (a command-line word, a coordinate of a text mesh file), read as `f64`, with a
+//! refusal that says what is wrong with it: not a number, not finite (`nan`, `inf`), or written finitely but
+//! beyond the largest `f64` (`1e400`), which is out of range rather than "not finite".
 
 use std::fmt;
 
-/// Why a word of the command line is not a usable number.
+/// Why a word is not a usable number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BadNumber {
     /// Not a decimal number at all.
