@@ -294,6 +294,84 @@ fn obj_errors_name_the_files_vertex_and_the_written_value() {
     }
 }
 
+/// ASCII STL and PLY name the line, the vertex and the text of a coordinate that is not a finite number
+/// of its type, past other elements and list properties.
+#[test]
+fn text_stl_and_ply_coordinates_are_named_at_their_line() {
+    let stl = |value: &str| {
+        format!(
+            "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n\
+             endloop\nendfacet\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 {value} 0\n\
+             vertex 0 1 0\nendloop\nendfacet\nendsolid t\n"
+        )
+    };
+    let ply = |kind: &str, value: &str| {
+        format!(
+            "ply\nformat ascii 1.0\nelement material 2\nproperty list uchar int ids\nproperty float shine\n\
+             element vertex 3\nproperty {kind} x\nproperty list uchar float extra\nproperty {kind} y\n\
+             property {kind} z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n\
+             2 7 8 0.5\n0 0.5\n0 0 0 0\n1 2 0.5 0.5 0 {value}\n0 0 1 0\n3 0 1 2\n"
+        )
+    };
+    let cases = [
+        (
+            "over.stl",
+            stl("1e39"),
+            "STL file: line 12: facet 1, vertex 1: y = \"1e39\" is out of the supported range: its \
+             magnitude exceeds the largest f32, 3.4028235e38: `vertex 1 1e39 0`",
+        ),
+        (
+            "nan.stl",
+            stl("NaN"),
+            "STL file: line 12: facet 1, vertex 1: y = \"NaN\" is not finite: `vertex 1 NaN 0`",
+        ),
+        (
+            "over.ply",
+            ply("double", "-1e400"),
+            "PLY file: line 17: vertex 1: z = \"-1e400\" is out of the supported range: its magnitude \
+             exceeds the largest f64, 1.7976931348623157e308: `1 2 0.5 0.5 0 -1e400`",
+        ),
+        (
+            "over32.ply",
+            ply("float", "4e38"),
+            "PLY file: line 17: vertex 1: z = \"4e38\" is out of the supported range: its magnitude \
+             exceeds the largest f32, 3.4028235e38: `1 2 0.5 0.5 0 4e38`",
+        ),
+        (
+            "inf.ply",
+            ply("double", "inf"),
+            "PLY file: line 17: vertex 1: z = \"inf\" is not finite: `1 2 0.5 0.5 0 inf`",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let path = scratch(name);
+        std::fs::write(&path, text).unwrap();
+        let e = read_mesh(&path).unwrap_err();
+        assert!(
+            matches!(&e, Error::Mesh(MeshError::Parse { .. })),
+            "{name}: {e:?}"
+        );
+        assert_one_line_naming(&e, name);
+        assert!(
+            e.to_string()
+                .ends_with(&format!("{name}: invalid {message}")),
+            "{e}"
+        );
+    }
+    // The same files with a finite value in its place read, with it.
+    let path = scratch("finite.ply");
+    std::fs::write(&path, ply("double", "-1e300")).unwrap();
+    assert_eq!(read_ply(&path).unwrap().vertices[1], [1.0, 0.0, -1e300]);
+    let path = scratch("finite.stl");
+    std::fs::write(&path, stl("3e38")).unwrap();
+    assert!(
+        read_stl(&path)
+            .unwrap()
+            .vertices
+            .contains(&[1.0, f64::from(3e38f32), 0.0])
+    );
+}
+
 #[test]
 fn obj_index_out_of_range_names_the_face() {
     let e = read_obj(fixture("bad/index-out-of-range.obj")).unwrap_err();

@@ -226,6 +226,39 @@ pub(super) fn parse_error(
     }
 }
 
+/// The longest line text quoted in an error message, in characters.
+const QUOTE_CHARS: usize = 60;
+
+/// A [`MeshError::Parse`] for line `number` (from 1) of a text file whose bytes are `text`: "line N: `what`:
+/// `text`", the text trimmed and cut to [`QUOTE_CHARS`] characters.
+pub(super) fn line_error(
+    path: &Path,
+    format: &'static str,
+    number: usize,
+    text: &[u8],
+    what: impl fmt::Display,
+) -> MeshError {
+    let text: String = String::from_utf8_lossy(text)
+        .trim()
+        .chars()
+        .take(QUOTE_CHARS)
+        .collect();
+    parse_error(
+        path,
+        format,
+        format_args!("line {number}: {what}: `{text}`"),
+    )
+}
+
+/// A word of a text file as written, in double quotes (bytes that are not UTF-8 shown as U+FFFD).
+pub(super) struct Quoted<'a>(pub &'a [u8]);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{}\"", String::from_utf8_lossy(self.0))
+    }
+}
+
 /// An [`MeshError::Io`] for `path`.
 pub(super) fn io_error(path: &Path, source: std::io::Error) -> MeshError {
     MeshError::Io {

@@ -4,8 +4,9 @@
 //! [`read_stl`] and [`read_ply`] read one format each. All return the raw
 //! mesh as a [`MeshData`] (`f64` coordinates, `u32` indices): polygons are
 //! split into triangle fans, but coordinates and indices are not validated
-//! here, except that the text of an OBJ coordinate must be a finite `f64`
-//! and an OBJ index must name a vertex declared before it. [`Model::from_mesh_file`] reads and builds in one call, and the
+//! here, except that a coordinate written as text (OBJ, ASCII STL and PLY)
+//! must be a finite number of its type, refused at its line otherwise, and
+//! an OBJ index must name a vertex declared before it. [`Model::from_mesh_file`] reads and builds in one call, and the
 //! builder rejects NaN or infinite coordinates and out-of-range indices with
 //! [`MeshError::Invalid`].
 //!

@@ -2,16 +2,13 @@
 
 use std::path::Path;
 
-use super::error::parse_error;
+use super::error::{Quoted, line_error};
 use super::file::read_bounded;
 use super::{MAX_VERTICES, MeshData, MeshError};
 use crate::Error;
 use crate::number::finite;
 
 const FORMAT: &str = "OBJ";
-
-/// The longest line text quoted in an error message, in characters.
-const QUOTE_CHARS: usize = 60;
 
 /// The names of a `v` statement's values, with a weight `w` or a colour.
 const WEIGHTED: [&str; 4] = ["x", "y", "z", "w"];
@@ -234,25 +231,7 @@ impl Line<'_> {
 
     /// A [`MeshError::Parse`] naming this line, then `what`, then the line's text.
     fn error(&self, what: std::fmt::Arguments<'_>) -> MeshError {
-        let text: String = String::from_utf8_lossy(self.text)
-            .trim()
-            .chars()
-            .take(QUOTE_CHARS)
-            .collect();
-        parse_error(
-            self.path,
-            FORMAT,
-            format_args!("line {}: {what}: `{text}`", self.number),
-        )
-    }
-}
-
-/// A word of the file as written, in double quotes (bytes that are not UTF-8 shown as U+FFFD).
-struct Quoted<'a>(&'a [u8]);
-
-impl std::fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "\"{}\"", String::from_utf8_lossy(self.0))
+        line_error(self.path, FORMAT, self.number, self.text, what)
     }
 }
 

@@ -8,10 +8,11 @@ use ply_rs_bw::ply::{
     ScalarType,
 };
 
-use super::error::parse_error;
+use super::error::{Quoted, line_error, parse_error};
 use super::file::read_bounded;
 use super::{MeshData, MeshError, check_vertex_count};
 use crate::Error;
+use crate::number::{finite, finite_f32};
 
 const FORMAT: &str = "PLY";
 
@@ -35,7 +36,10 @@ const INDEX_LISTS: [&str; 2] = ["vertex_indices", "vertex_index"];
 ///   file cannot hold (checked before any element is read);
 /// - [`MeshError::Parse`] for a malformed header or payload (including a
 ///   truncated binary file), a missing `vertex` element or `x`/`y`/`z`
-///   property, or a `face` element without an integer index list;
+///   property, or a `face` element without an integer index list; in an
+///   ASCII file, a coordinate that is not a finite number of its type (such
+///   as `nan`, or `1e39` for a `float`) is named with its line, vertex and
+///   text (a binary file's non-finite values are the builder's to refuse);
 /// - [`MeshError::NotTriangles`] for a face with fewer than three vertices;
 /// - [`MeshError::IndexOutOfRange`] for a negative index or one past
 ///   `u32::MAX` (other out-of-range indices are left to the builder);
@@ -87,10 +91,18 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         }
         match element.name.as_str() {
             "vertex" => {
-                let vertices: Vec<Vertex> = Parser::new()
-                    .read_payload_for_element(&mut reader, element, &header)
-                    .map_err(parse)?;
-                out.vertices = vertices.into_iter().map(|v| v.0).collect();
+                let vertices: Result<Vec<Vertex>, _> =
+                    Parser::new().read_payload_for_element(&mut reader, element, &header);
+                let named = || ascii_vertex_error(path, &bytes, &header);
+                out.vertices = match vertices {
+                    Ok(v) => v.into_iter().map(|v| v.0).collect(),
+                    Err(e) => return Err(named().unwrap_or_else(|| parse(e)).into()),
+                };
+                if out.vertices.iter().flatten().any(|c| !c.is_finite())
+                    && let Some(e) = named()
+                {
+                    return Err(e.into());
+                }
                 needed -= 1;
             }
             "face" => {
@@ -141,6 +153,61 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         }
     }
     Ok(out)
+}
+
+/// For an ASCII file, the first `x`, `y` or `z` of a `vertex` row that is not a finite number of its
+/// property's type (`float`: `f32`, `double`: `f64`), as an error naming its line, vertex (from 0), property
+/// and text; `None` for a binary file, or if every coordinate is one.
+///
+/// Rows are lines, one element each, after the `end_header` line, in the header's order of elements.
+fn ascii_vertex_error(path: &Path, bytes: &[u8], header: &Header) -> Option<MeshError> {
+    if header.encoding != Encoding::Ascii {
+        return None;
+    }
+    let mut lines = (1..).zip(bytes.split(|&b| b == b'\n'));
+    lines.find(|(_, text)| text.trim_ascii() == b"end_header")?;
+    for element in header.elements.values() {
+        if element.name == "vertex" {
+            break;
+        }
+        // Counts are bounded by the file's length (`check_counts`).
+        for _ in 0..element.count {
+            lines.next()?;
+        }
+    }
+    let vertex = header.elements.get("vertex")?;
+    for (i, (number, text)) in lines.take(vertex.count).enumerate() {
+        let mut words = text
+            .split(u8::is_ascii_whitespace)
+            .filter(|w| !w.is_empty());
+        for (name, property) in &vertex.properties {
+            match &property.data_type {
+                PropertyType::Scalar(scalar) => {
+                    let word = words.next()?;
+                    if !["x", "y", "z"].contains(&name.as_str()) {
+                        continue;
+                    }
+                    let written = String::from_utf8_lossy(word);
+                    let bad = match scalar {
+                        ScalarType::Float => finite_f32(&written).err(),
+                        ScalarType::Double => finite(&written).err(),
+                        _ => None,
+                    };
+                    if let Some(bad) = bad {
+                        let what = format_args!("vertex {i}: {name} = {} {bad}", Quoted(word));
+                        return Some(line_error(path, FORMAT, number, text, what));
+                    }
+                }
+                PropertyType::List(..) => {
+                    let n: usize = std::str::from_utf8(words.next()?).ok()?.parse().ok()?;
+                    for _ in 0..n {
+                        words.next()?;
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Fails with [`MeshError::PlyCountTooLarge`] if the elements the header

@@ -5,10 +5,11 @@ use std::collections::hash_map::Entry;
 use std::io::Cursor;
 use std::path::Path;
 
-use super::error::parse_error;
+use super::error::{Quoted, line_error, parse_error};
 use super::file::read_bounded;
 use super::{MeshData, MeshError, check_vertex_count};
 use crate::Error;
+use crate::number::finite_f32;
 
 const FORMAT: &str = "STL";
 
@@ -39,8 +40,10 @@ const BINARY_TRIANGLE: u64 = 50;
 /// - [`MeshError::StlCountMismatch`] for a binary file whose length does not
 ///   match its declared triangle count (naming the count, the length and
 ///   the count the length implies);
-/// - [`MeshError::Parse`] for malformed ASCII or a file too short for a
-///   binary header that is not ASCII;
+/// - [`MeshError::Parse`] for malformed ASCII (a coordinate that is not a
+///   finite `f32`, such as `nan` or `1e39`, named with its line, facet,
+///   vertex and text) or a file too short for a binary header that is not
+///   ASCII;
 /// - [`MeshError::TooLarge`] past 2³² distinct vertices.
 pub fn read_stl(path: impl AsRef<Path>) -> Result<MeshData, Error> {
     let path = path.as_ref();
@@ -59,11 +62,35 @@ pub fn read_stl(path: impl AsRef<Path>) -> Result<MeshData, Error> {
             })?;
     }
     let mut cursor = Cursor::new(bytes);
-    let reader =
-        stl_io::create_stl_reader(&mut cursor).map_err(|e| parse_error(path, FORMAT, e))?;
+    let refusal = match stl_io::create_stl_reader(&mut cursor) {
+        Ok(reader) => index(path, reader, &mut out)?,
+        Err(e) => Some(e),
+    };
+    match refusal {
+        None => Ok(out),
+        Some(e) => {
+            let named = match encoding {
+                Encoding::Ascii => ascii_number_error(path, cursor.get_ref()),
+                Encoding::Binary { .. } => None,
+            };
+            Err(named.unwrap_or_else(|| parse_error(path, FORMAT, e)).into())
+        }
+    }
+}
+
+/// Appends the `triangles` that `stl_io` reads to `out`, merging equal vertices (see [`read_stl`]). Returns
+/// the error that ended the reading, if one did.
+fn index(
+    path: &Path,
+    triangles: impl Iterator<Item = std::io::Result<stl_io::Triangle>>,
+    out: &mut MeshData,
+) -> Result<Option<std::io::Error>, MeshError> {
     let mut index_of: HashMap<[u32; 3], u32> = HashMap::new();
-    for triangle in reader {
-        let triangle = triangle.map_err(|e| parse_error(path, FORMAT, e))?;
+    for triangle in triangles {
+        let triangle = match triangle {
+            Ok(t) => t,
+            Err(e) => return Ok(Some(e)),
+        };
         let mut corners = [0u32; 3];
         for (corner, vertex) in corners.iter_mut().zip(triangle.vertices) {
             let p: [f32; 3] = vertex.into();
@@ -80,7 +107,41 @@ pub fn read_stl(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         }
         out.triangles.push(corners);
     }
-    Ok(out)
+    Ok(None)
+}
+
+/// For an ASCII file that `stl_io` refused, the first coordinate of a `facet normal` or `vertex` line that
+/// is not a finite `f32`, as an error naming its line, facet and vertex (both from 0), axis and text; `None`
+/// if every coordinate is one (the refusal was about something else).
+fn ascii_number_error(path: &Path, bytes: &[u8]) -> Option<MeshError> {
+    let (mut facet, mut corner) = (0usize, 0usize);
+    for (number, text) in (1..).zip(bytes.split(|&b| b == b'\n')) {
+        let mut words = text
+            .split(u8::is_ascii_whitespace)
+            .filter(|w| !w.is_empty());
+        let place = match words.next() {
+            Some(b"facet") if words.next() == Some(b"normal") => {
+                corner = 0;
+                format!("facet {facet}, normal")
+            }
+            Some(b"vertex") => {
+                corner += 1;
+                format!("facet {facet}, vertex {}", corner - 1)
+            }
+            Some(b"endfacet") => {
+                facet += 1;
+                continue;
+            }
+            _ => continue,
+        };
+        for (word, axis) in words.zip(["x", "y", "z"]) {
+            if let Err(bad) = finite_f32(&String::from_utf8_lossy(word)) {
+                let what = format_args!("{place}: {axis} = {} {bad}", Quoted(word));
+                return Some(line_error(path, FORMAT, number, text, what));
+            }
+        }
+    }
+    None
 }
 
 /// The length of a binary STL with `triangles` triangles.
