@@ -163,7 +163,7 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
     assert_eq!(code, 1);
     assert!(
         stderr.contains("nan.obj")
-            && stderr.contains(r#"line 3: vertex 1: x = "nan" is not finite"#),
+            && stderr.contains(r#"line 3: vertex 0: x = "nan" is not finite"#),
         "{stderr}"
     );
 }

@@ -242,39 +242,39 @@ fn obj_coordinates_that_are_not_finite_are_refused_at_their_line() {
     );
     assert!(
         e.to_string().ends_with(
-            "nan.obj: invalid OBJ file: line 3: vertex 1: x = \"nan\" is not finite: `v nan 0 0`"
+            "nan.obj: invalid OBJ file: line 3: vertex 0: x = \"nan\" is not finite: `v nan 0 0`"
         ),
         "{e}"
     );
     assert_one_line_naming(&model_error("bad/nan.obj"), "nan.obj");
 }
 
-/// The file's own vertex numbers and the coordinate as written: a vertex no face uses still counts, and
-/// a value past the largest `f64` is out of range, not "inf".
+/// The file's own vertex order (numbered from 0) and the coordinate as written: a vertex no face uses
+/// still counts, and a value past the largest `f64` is out of range, not "inf".
 #[test]
 fn obj_errors_name_the_files_vertex_and_the_written_value() {
     let cases: [(&str, &str, &str); 4] = [
         (
             "overflow.obj",
             "v 0 0 0\nv 5 5 5\nv 1 1e400 0\nv 0 1 0\nf 1 3 4\n",
-            "line 3: vertex 3: y = \"1e400\" is out of the supported range: its magnitude exceeds the \
+            "line 3: vertex 2: y = \"1e400\" is out of the supported range: its magnitude exceeds the \
              largest f64, 1.7976931348623157e308: `v 1 1e400 0`",
         ),
         (
             "negative-overflow.obj",
             "# c\n\nv 0 0 0\r\nv 0 0 -2e308 # far\r\n",
-            "line 4: vertex 2: z = \"-2e308\" is out of the supported range: its magnitude exceeds the \
+            "line 4: vertex 1: z = \"-2e308\" is out of the supported range: its magnitude exceeds the \
              largest f64, 1.7976931348623157e308: `v 0 0 -2e308 # far`",
         ),
         (
             "infinite-w.obj",
             "v 1 2 3 -inf\n",
-            "line 1: vertex 1: w = \"-inf\" is not finite: `v 1 2 3 -inf`",
+            "line 1: vertex 0: w = \"-inf\" is not finite: `v 1 2 3 -inf`",
         ),
         (
             "colour.obj",
             "v 0 0 0\nv 1 1 1 0.5 x 0.5\n",
-            "line 2: vertex 2: g = \"x\" is not a number: `v 1 1 1 0.5 x 0.5`",
+            "line 2: vertex 1: g = \"x\" is not a number: `v 1 1 1 0.5 x 0.5`",
         ),
     ];
     for (name, text, message) in cases {
@@ -402,26 +402,26 @@ fn obj_index_out_of_range_names_the_face() {
 
 #[test]
 fn obj_syntax_errors_name_the_line_and_its_text() {
-    let cases: [(&str, &[u8], &str); 8] = [
+    let cases: [(&str, &[u8], &str); 9] = [
         (
             "coordinate.obj",
             b"v 0 0 0\nv 1 x 0\n",
-            "line 2: vertex 2: y = \"x\" is not a number: `v 1 x 0`",
+            "line 2: vertex 1: y = \"x\" is not a number: `v 1 x 0`",
         ),
         (
             "two-numbers.obj",
             b"# c\n\nv 1 2\n",
-            "line 3: vertex 1 has 2 values, but a vertex is x y z, x y z w or x y z r g b: `v 1 2`",
+            "line 3: vertex 0 has 2 values, but a vertex is x y z, x y z w or x y z r g b: `v 1 2`",
         ),
         (
             "w-zero.obj",
             b"v 1 2 3 0\n",
-            "line 1: vertex 1: w = 0 cannot divide its coordinates: `v 1 2 3 0`",
+            "line 1: vertex 0: w = 0 cannot divide its coordinates: `v 1 2 3 0`",
         ),
         (
             "w-tiny.obj",
             b"v 1 2e300 3 1e-10\n",
-            "line 1: vertex 1: y / w = \"2e300\" / \"1e-10\" is past the largest f64: `v 1 2e300 3 1e-10`",
+            "line 1: vertex 0: y / w = \"2e300\" / \"1e-10\" is past the largest f64: `v 1 2e300 3 1e-10`",
         ),
         (
             "face.obj",
@@ -434,6 +434,12 @@ fn obj_syntax_errors_name_the_line_and_its_text() {
             "line 4: face 0: \"2/x\" is not v, v/vt, v//vn or v/vt/vn with integer indices: `f 1/1 2/x 3/3`",
         ),
         (
+            "index-overflow.obj",
+            b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -99999999999999999999/1\n",
+            "line 4: face 0: vertex index \"-99999999999999999999\" names no vertex: there are 3: \
+             `f 1 2 -99999999999999999999/1`",
+        ),
+        (
             "index-zero.obj",
             b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 0 1 2\n",
             "line 5: face 1: vertex index 0 names no vertex (indices count from 1, or back from -1): `f 0 1 2`",
@@ -441,7 +447,7 @@ fn obj_syntax_errors_name_the_line_and_its_text() {
         (
             "latin1.obj",
             b"v 0 0 0\nv 0 \xe9 0\n",
-            "line 2: vertex 2: y = \"\u{fffd}\" is not a number: `v 0 \u{fffd} 0`",
+            "line 2: vertex 1: y = \"\u{fffd}\" is not a number: `v 0 \u{fffd} 0`",
         ),
     ];
     for (name, bytes, message) in cases {

@@ -18,9 +18,9 @@ const COLOURED: [&str; 6] = ["x", "y", "z", "r", "g", "b"];
 /// object and group merged into one mesh.
 ///
 /// Vertices are kept as the file declares them, in its order, used by a face
-/// or not: vertex `i` of the result is the file's vertex `i + 1` (OBJ counts
-/// from 1), so every later message that names a vertex by its index names
-/// the file's. A face's indices count from 1, or back from the last vertex
+/// or not: vertex `i` of the result is the file's `i + 1`-th `v` statement,
+/// so every later message that names a vertex by its index (from 0, as
+/// everywhere in this library; faces too) names the file's. A face's indices count from 1, or back from the last vertex
 /// declared before it when negative (`-1` is that vertex); its `/vt` and
 /// `/vn` parts must be integers where present and are otherwise ignored.
 /// Polygons are split into triangle fans around their first vertex (exact
@@ -67,7 +67,7 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
             .filter(|w| !w.is_empty());
         match words.next() {
             Some(b"v") => {
-                let vertex = line.vertex(mesh.vertices.len() + 1, words)?;
+                let vertex = line.vertex(mesh.vertices.len(), words)?;
                 if mesh.vertices.len() as u64 == MAX_VERTICES {
                     return Err(MeshError::TooLarge {
                         path: path.to_path_buf(),
@@ -118,7 +118,7 @@ struct Line<'a> {
 }
 
 impl Line<'_> {
-    /// The `v` statement whose values are `words`: the position of the file's vertex `index` (from 1).
+    /// The `v` statement whose values are `words`: the position of vertex `index` (from 0).
     fn vertex<'w>(
         &self,
         index: usize,
@@ -183,11 +183,20 @@ impl Line<'_> {
         polygon.clear();
         for word in words {
             let mut parts = word.split(|&b| b == b'/');
-            let index = parts.next().and_then(integer).ok_or_else(|| {
-                self.error(format_args!(
-                    "face {face}: vertex index {} is not an integer",
-                    Quoted(word)
-                ))
+            let first = parts.next().unwrap_or_default();
+            let index = integer(first).ok_or_else(|| {
+                let digits = first.strip_prefix(b"-").unwrap_or(first);
+                if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+                    self.error(format_args!(
+                        "face {face}: vertex index {} names no vertex: there are {vertices}",
+                        Quoted(first)
+                    ))
+                } else {
+                    self.error(format_args!(
+                        "face {face}: vertex index {} is not an integer",
+                        Quoted(word)
+                    ))
+                }
             })?;
             if parts.any(|p| !p.is_empty() && integer(p).is_none()) {
                 return Err(self.error(format_args!(
