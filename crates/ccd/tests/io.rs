@@ -372,6 +372,79 @@ fn text_stl_and_ply_coordinates_are_named_at_their_line() {
     );
 }
 
+/// Every row of an ASCII PLY holds exactly its element's properties, each word a number of its type: a
+/// row too short or too long, a word that is not a number, not an integer or out of its type's range, or a
+/// file that ends before its last row is named with its line, element, property and text.
+#[test]
+fn ascii_ply_rows_are_read_exactly() {
+    let ply = |rows: &str| {
+        format!(
+            "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n\
+             property float z\nproperty uchar red\nelement face 1\nproperty list uchar int \
+             vertex_indices\nend_header\n{rows}"
+        )
+    };
+    let good = "0 0 0 1\n1 0 0 2\n0 1 0 3\n3 0 1 2\n";
+    assert_eq!(
+        read_ply(write("good.ply", &ply(good))).unwrap().triangles,
+        [[0, 1, 2]]
+    );
+    let cases = [
+        (
+            "0 0 0 1\n1 0 0\n0 1 0 3\n3 0 1 2\n",
+            "line 12: vertex 1: the row ends before its property `red`: `1 0 0`",
+        ),
+        (
+            "0 0 0 1\n1 0 0 2 7\n0 1 0 3\n3 0 1 2\n",
+            "line 12: vertex 1: \"7\" follows the last property: `1 0 0 2 7`",
+        ),
+        (
+            "0 0 0 1\n1 0 0 256\n0 1 0 3\n3 0 1 2\n",
+            "line 12: vertex 1: red = \"256\" is out of range for its type: it must lie in [0, 255]: `1 0 0 256`",
+        ),
+        (
+            "0 0 0 1\n1 0 0 2\n0 1 0 3\n3 0 1.5 2\n",
+            "line 14: face 0: vertex_indices = \"1.5\" is not an integer, which its type needs: `3 0 1.5 2`",
+        ),
+        (
+            "0 0 0 1\n1 0 0 2\n0 1 0 3\n3 0 1 99999999999\n",
+            "line 14: face 0: vertex_indices = \"99999999999\" is out of range for its type: it must lie in [-2147483648, 2147483647]: `3 0 1 99999999999`",
+        ),
+        (
+            "0 0 0 1\n1 0 0 2\n0 1 0 3\n-1 0 1 2\n",
+            "line 14: face 0: vertex_indices = \"-1\" is out of range for its type: it must lie in [0, 255]: `-1 0 1 2`",
+        ),
+        (
+            "0 0 0 1 1 0 0 2 0 1 0 3 3 0 1 2",
+            "line 11: vertex 0: \"1\" follows the last property: `0 0 0 1 1 0 0 2 0 1 0 3 3 0 1 2`",
+        ),
+        (
+            "0 0 0 1\n1 0 0 2\n0 1 0 3\n",
+            "line 14: face 0: the row ends before its property `vertex_indices`: ``",
+        ),
+    ];
+    for (rows, message) in cases {
+        let e = read_ply(write("rows.ply", &ply(rows))).unwrap_err();
+        assert!(
+            matches!(&e, Error::Mesh(MeshError::Parse { format: "PLY", .. })),
+            "{e:?}"
+        );
+        assert_one_line_naming(&e, "rows.ply");
+        assert!(
+            e.to_string()
+                .ends_with(&format!("rows.ply: invalid PLY file: {message}")),
+            "{e}"
+        );
+    }
+}
+
+/// Writes `text` to the scratch file `name` and returns its path.
+fn write(name: &str, text: &str) -> PathBuf {
+    let path = scratch(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 #[test]
 fn obj_index_out_of_range_names_the_face() {
     let e = read_obj(fixture("bad/index-out-of-range.obj")).unwrap_err();

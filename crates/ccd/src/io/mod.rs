@@ -35,6 +35,7 @@ mod error;
 mod file;
 mod obj;
 mod ply;
+mod ply_ascii;
 mod stl;
 
 use std::path::Path;

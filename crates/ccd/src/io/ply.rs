@@ -8,11 +8,11 @@ use ply_rs_bw::ply::{
     ScalarType,
 };
 
-use super::error::{Quoted, line_error, parse_error};
+use super::error::parse_error;
 use super::file::read_bounded;
+use super::ply_ascii::read_payload;
 use super::{MeshData, MeshError, check_vertex_count};
 use crate::Error;
-use crate::number::{finite, finite_f32};
 
 const FORMAT: &str = "PLY";
 
@@ -80,50 +80,21 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         }
     }
 
-    // Elements must be read in file order, skipping the ones not needed;
-    // those after the last needed one are not read at all.
+    let list = match header.elements.get("face") {
+        Some(face) => Some(index_list_name(face).map_err(|m| parse_error(path, FORMAT, m))?),
+        None => None,
+    };
     let mut out = MeshData::default();
-    let mut faces: Vec<Vec<i64>> = Vec::new();
-    let mut needed = 1 + usize::from(header.elements.contains_key("face"));
-    for element in header.elements.values() {
-        if needed == 0 {
-            break;
-        }
-        match element.name.as_str() {
-            "vertex" => {
-                let vertices: Result<Vec<Vertex>, _> =
-                    Parser::new().read_payload_for_element(&mut reader, element, &header);
-                let named = || ascii_vertex_error(path, &bytes, &header);
-                out.vertices = match vertices {
-                    Ok(v) => v.into_iter().map(|v| v.0).collect(),
-                    Err(e) => return Err(named().unwrap_or_else(|| parse(e)).into()),
-                };
-                if out.vertices.iter().flatten().any(|c| !c.is_finite())
-                    && let Some(e) = named()
-                {
-                    return Err(e.into());
-                }
-                needed -= 1;
-            }
-            "face" => {
-                let list = index_list_name(element).map_err(|m| parse_error(path, FORMAT, m))?;
-                let read: Vec<Face> = Parser::new()
-                    .read_payload_for_element(&mut reader, element, &header)
-                    .map_err(parse)?;
-                let slot = usize::from(list != INDEX_LISTS[0]);
-                faces = read
-                    .into_iter()
-                    .map(|mut f| std::mem::take(&mut f.0[slot]))
-                    .collect();
-                needed -= 1;
-            }
-            _ => {
-                Parser::<Skip>::new()
-                    .read_payload_for_element(&mut reader, element, &header)
-                    .map_err(parse)?;
-            }
-        }
-    }
+    let faces = if header.encoding == Encoding::Ascii {
+        let payload = reader.get_ref();
+        let start = bytes.len() - payload.len();
+        let first_line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
+        let read = read_payload(path, payload, first_line, &header, list)?;
+        out.vertices = read.vertices;
+        read.faces
+    } else {
+        read_with_ply_rs(path, &mut reader, &header, list, &mut out.vertices)?
+    };
     check_vertex_count(path, out.vertices.len())?;
 
     for (face, polygon) in faces.iter().enumerate() {
@@ -155,59 +126,52 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
     Ok(out)
 }
 
-/// For an ASCII file, the first `x`, `y` or `z` of a `vertex` row that is not a finite number of its
-/// property's type (`float`: `f32`, `double`: `f64`), as an error naming its line, vertex (from 0), property
-/// and text; `None` for a binary file, or if every coordinate is one.
-///
-/// Rows are lines, one element each, after the `end_header` line, in the header's order of elements.
-fn ascii_vertex_error(path: &Path, bytes: &[u8], header: &Header) -> Option<MeshError> {
-    if header.encoding != Encoding::Ascii {
-        return None;
-    }
-    let mut lines = (1..).zip(bytes.split(|&b| b == b'\n'));
-    lines.find(|(_, text)| text.trim_ascii() == b"end_header")?;
+/// Reads the payload with `ply-rs-bw` (used for binary files; ASCII ones are read by [`read_payload`], which
+/// checks every word): the `vertex` positions into `vertices`, and each `face`'s `list` (its index list) as
+/// written.
+fn read_with_ply_rs(
+    path: &Path,
+    reader: &mut Reader<&[u8]>,
+    header: &Header,
+    list: Option<&str>,
+    vertices: &mut Vec<[f64; 3]>,
+) -> Result<Vec<Vec<i64>>, MeshError> {
+    let parse = |e| parse_error(path, FORMAT, e);
+    // Elements must be read in file order, skipping the ones not needed;
+    // those after the last needed one are not read at all.
+    let mut faces: Vec<Vec<i64>> = Vec::new();
+    let mut needed = 1 + usize::from(list.is_some());
     for element in header.elements.values() {
-        if element.name == "vertex" {
+        if needed == 0 {
             break;
         }
-        // Counts are bounded by the file's length (`check_counts`).
-        for _ in 0..element.count {
-            lines.next()?;
-        }
-    }
-    let vertex = header.elements.get("vertex")?;
-    for (i, (number, text)) in lines.take(vertex.count).enumerate() {
-        let mut words = text
-            .split(u8::is_ascii_whitespace)
-            .filter(|w| !w.is_empty());
-        for (name, property) in &vertex.properties {
-            match &property.data_type {
-                PropertyType::Scalar(scalar) => {
-                    let word = words.next()?;
-                    if !["x", "y", "z"].contains(&name.as_str()) {
-                        continue;
-                    }
-                    let written = String::from_utf8_lossy(word);
-                    let bad = match scalar {
-                        ScalarType::Float => finite_f32(&written).err(),
-                        ScalarType::Double => finite(&written).err(),
-                        _ => None,
-                    };
-                    if let Some(bad) = bad {
-                        let what = format_args!("vertex {i}: {name} = {} {bad}", Quoted(word));
-                        return Some(line_error(path, FORMAT, number, text, what));
-                    }
-                }
-                PropertyType::List(..) => {
-                    let n: usize = std::str::from_utf8(words.next()?).ok()?.parse().ok()?;
-                    for _ in 0..n {
-                        words.next()?;
-                    }
-                }
+        match element.name.as_str() {
+            "vertex" => {
+                let read: Vec<Vertex> = Parser::new()
+                    .read_payload_for_element(reader, element, header)
+                    .map_err(parse)?;
+                *vertices = read.into_iter().map(|v| v.0).collect();
+                needed -= 1;
+            }
+            "face" => {
+                let read: Vec<Face> = Parser::new()
+                    .read_payload_for_element(reader, element, header)
+                    .map_err(parse)?;
+                let slot = usize::from(list != Some(INDEX_LISTS[0]));
+                faces = read
+                    .into_iter()
+                    .map(|mut f| std::mem::take(&mut f.0[slot]))
+                    .collect();
+                needed -= 1;
+            }
+            _ => {
+                Parser::<Skip>::new()
+                    .read_payload_for_element(reader, element, header)
+                    .map_err(parse)?;
             }
         }
     }
-    None
+    Ok(faces)
 }
 
 /// Fails with [`MeshError::PlyCountTooLarge`] if the elements the header
@@ -342,5 +306,96 @@ struct Skip;
 impl PropertyAccess for Skip {
     fn new() -> Self {
         Skip
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A scalar type's PLY name and a word of it drawn from `seed`.
+    fn scalar(kind: u8, seed: u64) -> (&'static str, String) {
+        match kind % 4 {
+            0 => ("uchar", (seed % 256).to_string()),
+            1 => ("int", (seed as i32).to_string()),
+            2 => (
+                "float",
+                f32::from_bits(seed as u32 & 0x7f7f_ffff).to_string(),
+            ),
+            _ => (
+                "double",
+                format!("{:e}", f64::from_bits(seed & 0x7fef_ffff_ffff_ffff)),
+            ),
+        }
+    }
+
+    proptest! {
+        /// Every well-formed ASCII file (coordinates of any type among other scalar and list properties, other
+        /// elements before and after, `vertex_index` or `vertex_indices`) reads as `ply-rs-bw` reads it:
+        /// the same positions, bit for bit, and the same index lists.
+        #[test]
+        fn ascii_rows_read_as_ply_rs_reads_them(
+            coordinate in 0u8..4,
+            extra in proptest::collection::vec((any::<u8>(), any::<bool>()), 0..4),
+            seeds in proptest::collection::vec(any::<u64>(), 1..30),
+            faces in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..6), 0..10),
+            before in any::<bool>(),
+            short_name in any::<bool>(),
+        ) {
+            let kinds = ["uchar", "int", "float", "double"];
+            let mut head = String::from("ply\nformat ascii 1.0\ncomment generated\n");
+            let mut body = String::new();
+            if before {
+                head.push_str("element material 2\nproperty list uchar int ids\nproperty float shine\n");
+                body.push_str("2 -7 8 0.5\n0 1e-3\n");
+            }
+            head.push_str(&format!("element vertex {}\n", seeds.len()));
+            let axes = ["x", "y", "z"];
+            let names: Vec<String> = (0..3 + extra.len()).map(|k| axes.get(k).map_or(format!("p{k}"), |a| a.to_string())).collect();
+            // The coordinates in the middle of the extra properties, in their declared order.
+            let mut order: Vec<usize> = (0..names.len()).collect();
+            order.rotate_left(extra.len() / 2);
+            for &k in &order {
+                match k.checked_sub(3).map(|e| extra[e]) {
+                    None => head.push_str(&format!("property {} {}\n", kinds[coordinate as usize], names[k])),
+                    Some((kind, true)) => head.push_str(&format!("property list uchar {} {}\n", kinds[kind as usize % 4], names[k])),
+                    Some((kind, false)) => head.push_str(&format!("property {} {}\n", kinds[kind as usize % 4], names[k])),
+                }
+            }
+            for (i, &seed) in seeds.iter().enumerate() {
+                let words: Vec<String> = order.iter().map(|&k| {
+                    let s = seed.rotate_left(k as u32 * 7) ^ i as u64;
+                    match k.checked_sub(3).map(|e| extra[e]) {
+                        None => scalar(coordinate, s).1,
+                        Some((kind, true)) => format!("2 {} {}", scalar(kind, s).1, scalar(kind, !s).1),
+                        Some((kind, false)) => scalar(kind, s).1,
+                    }
+                }).collect();
+                body.push_str(&words.join(" "));
+                body.push('\n');
+            }
+            let list = if short_name { "vertex_index" } else { "vertex_indices" };
+            head.push_str(&format!("element face {}\nproperty uchar flags\nproperty list uchar int {list}\n", faces.len()));
+            for face in &faces {
+                let items: Vec<String> = face.iter().map(|&v| (i32::from(v) - 3).to_string()).collect();
+                body.push_str(&format!("1 {} {}\n", face.len(), items.join(" ")));
+            }
+            head.push_str("element edge 1\nproperty int a\nend_header\n");
+            body.push_str("4\n");
+            let bytes = (head + &body).into_bytes();
+            let mut reader = Reader::new(bytes.as_slice());
+            let header = Parser::<Vertex>::new().read_header(&mut reader).unwrap();
+            let payload = reader.get_ref();
+            let path = Path::new("m.ply");
+            let ours = read_payload(path, payload, 1, &header, Some(list)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut vertices = Vec::new();
+            let theirs = read_with_ply_rs(path, &mut reader, &header, Some(list), &mut vertices).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(
+                ours.vertices.iter().flatten().map(|c| c.to_bits()).collect::<Vec<_>>(),
+                vertices.iter().flatten().map(|c| c.to_bits()).collect::<Vec<_>>()
+            );
+            prop_assert_eq!(ours.faces, theirs);
+        }
     }
 }
