@@ -21,7 +21,7 @@
 //!
 //! | feature | default | what |
 //! |---|---|---|
-//! | `io` | yes | mesh file readers (`ccd::io`: OBJ read by this crate, STL via stl_io, PLY via ply-rs-bw) and `Model::from_mesh_file`, `from_obj`, `from_stl`, `from_ply`; without it none of those crates is compiled |
+//! | `io` | yes | mesh file readers (`ccd::io`: OBJ, STL and ASCII PLY read by this crate, binary PLY via ply-rs-bw) and `Model::from_mesh_file`, `from_obj`, `from_stl`, `from_ply`; without it ply-rs-bw is not compiled |
 //! | `serde` | no | `Serialize`/`Deserialize` on the requests and results (`CollideRequest`, `ContactPair`, `ToiResult`, …), `BuildOptions`, `TreeStats`, `FitMethod` |
 //! | `convert-mint`, `convert-glam030` … `convert-glam033` | no | nalgebra's conversions from and to mint / glam types, for building poses and points |
 

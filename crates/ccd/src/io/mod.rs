@@ -21,7 +21,7 @@
 //! | format | reader | notes |
 //! |---|---|---|
 //! | OBJ | this crate | every object and group merged into one mesh; vertices kept in the file's order and numbering |
-//! | STL | `stl_io` | ASCII or binary; equal vertices merged so the mesh is indexed |
+//! | STL | this crate | ASCII (every solid of the file) or binary; equal vertices merged so the mesh is indexed |
 //! | PLY | `ply-rs-bw` | ASCII or binary; `vertex` x/y/z and `face` `vertex_indices` (or `vertex_index`) |
 //!
 //! ```no_run
@@ -37,6 +37,7 @@ mod obj;
 mod ply;
 mod ply_ascii;
 mod stl;
+mod stl_ascii;
 
 use std::path::Path;
 
