@@ -278,20 +278,26 @@ fn obj_errors_name_the_files_vertex_and_the_written_value() {
         ),
     ];
     for (name, text, message) in cases {
-        let path = scratch(name);
-        std::fs::write(&path, text).unwrap();
-        let e = read_obj(&path).unwrap_err();
-        assert!(
-            matches!(&e, Error::Mesh(MeshError::Parse { format: "OBJ", .. })),
-            "{name}: {e:?}"
-        );
-        assert_one_line_naming(&e, name);
-        assert!(
-            e.to_string()
-                .ends_with(&format!("{name}: invalid OBJ file: {message}")),
-            "{e}"
-        );
+        assert_obj_refused(name, text.as_bytes(), message);
     }
+}
+
+/// Writes `bytes` to the scratch file `name`: reading it as OBJ is a one-line parse error that names the
+/// file and ends with `message`.
+fn assert_obj_refused(name: &str, bytes: &[u8], message: &str) {
+    let path = scratch(name);
+    std::fs::write(&path, bytes).unwrap();
+    let e = read_obj(&path).unwrap_err();
+    assert!(
+        matches!(&e, Error::Mesh(MeshError::Parse { format: "OBJ", .. })),
+        "{name}: {e:?}"
+    );
+    assert_one_line_naming(&e, name);
+    assert!(
+        e.to_string()
+            .ends_with(&format!("{name}: invalid OBJ file: {message}")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -373,19 +379,7 @@ fn obj_syntax_errors_name_the_line_and_its_text() {
         ),
     ];
     for (name, bytes, message) in cases {
-        let path = scratch(name);
-        std::fs::write(&path, bytes).unwrap();
-        let e = read_obj(&path).unwrap_err();
-        assert!(
-            matches!(&e, Error::Mesh(MeshError::Parse { format: "OBJ", .. })),
-            "{name}: {e:?}"
-        );
-        assert_one_line_naming(&e, name);
-        assert!(
-            e.to_string()
-                .ends_with(&format!("{name}: invalid OBJ file: {message}")),
-            "{e}"
-        );
+        assert_obj_refused(name, bytes, message);
     }
 }
 
