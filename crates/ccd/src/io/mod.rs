@@ -107,7 +107,7 @@ pub fn read_mesh(path: impl AsRef<Path>) -> Result<MeshData, Error> {
 }
 
 /// The largest vertex count that `u32` indices can address.
-pub(super) const MAX_VERTICES: u64 = 1 << 32;
+const MAX_VERTICES: u64 = 1 << 32;
 
 /// Fails with [`MeshError::TooLarge`] if `count` vertices cannot all be
 /// addressed by `u32` indices.

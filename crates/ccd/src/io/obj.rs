@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::error::{Quoted, line_error};
 use super::file::read_bounded;
-use super::{MAX_VERTICES, MeshData, MeshError};
+use super::{MeshData, MeshError, check_vertex_count};
 use crate::Error;
 use crate::number::finite;
 
@@ -68,14 +68,7 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<MeshData, MeshError> {
         match words.next() {
             Some(b"v") => {
                 let vertex = line.vertex(mesh.vertices.len(), words)?;
-                if mesh.vertices.len() as u64 == MAX_VERTICES {
-                    return Err(MeshError::TooLarge {
-                        path: path.to_path_buf(),
-                        what: "vertices",
-                        count: mesh.vertices.len() + 1,
-                        max: MAX_VERTICES,
-                    });
-                }
+                check_vertex_count(path, mesh.vertices.len() + 1)?;
                 grow(path, &mut mesh.vertices, "vertices")?;
                 mesh.vertices.push(vertex);
             }

@@ -25,6 +25,24 @@ enum Expect {
     EndFacet,
 }
 
+/// Where a statement's three numbers belong, for messages (formatted only on the error path).
+#[derive(Clone, Copy)]
+enum Place {
+    /// The normal of facet `.0` (from 0).
+    Normal(usize),
+    /// Vertex `.1` of facet `.0` (both from 0).
+    Vertex(usize, usize),
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Normal(facet) => write!(f, "facet {facet}, normal"),
+            Place::Vertex(facet, k) => write!(f, "facet {facet}, vertex {k}"),
+        }
+    }
+}
+
 impl Expect {
     /// What is expected, in words.
     fn words(self) -> &'static str {
@@ -68,7 +86,7 @@ pub(super) fn read_ascii(
         let error = |what: std::fmt::Arguments<'_>| line_error(path, FORMAT, number, text, what);
         let keyword = |k: &[u8]| first.eq_ignore_ascii_case(k);
         let unexpected = || error(format_args!("expected {}", expect.words()));
-        let numbers = |words: &mut dyn Iterator<Item = &[u8]>, place: &str| {
+        let numbers = |words: &mut dyn Iterator<Item = &[u8]>, place: Place| {
             let mut values = [0f32; 3];
             for (value, axis) in values.iter_mut().zip(["x", "y", "z"]) {
                 let word = words.next().ok_or_else(|| {
@@ -95,7 +113,7 @@ pub(super) fn read_ascii(
                         "facet {facet}: expected `facet normal`"
                     )));
                 }
-                numbers(&mut words, &format!("facet {facet}, normal"))?;
+                numbers(&mut words, Place::Normal(facet))?;
                 Expect::Loop
             }
             Expect::Loop
@@ -108,7 +126,7 @@ pub(super) fn read_ascii(
                 Expect::Vertex(0)
             }
             Expect::Vertex(k) if keyword(b"vertex") => {
-                corners[k] = numbers(&mut words, &format!("facet {facet}, vertex {k}"))?;
+                corners[k] = numbers(&mut words, Place::Vertex(facet, k))?;
                 if k == 2 {
                     Expect::EndLoop
                 } else {
