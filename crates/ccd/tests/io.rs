@@ -412,7 +412,7 @@ fn ply_negative_index_is_out_of_range() {
         matches!(
             &e,
             Error::Mesh(MeshError::IndexOutOfRange {
-                line: None,
+                line: Some(18),
                 face: 3,
                 index: -1,
                 vertices: 4,
@@ -422,6 +422,12 @@ fn ply_negative_index_is_out_of_range() {
         "{e:?}"
     );
     assert_one_line_naming(&e, "negative-index.ply");
+    assert!(
+        e.to_string().ends_with(
+            "negative-index.ply:18: face 3 refers to vertex -1, but there are only 4 vertices"
+        ),
+        "{e}"
+    );
 }
 
 #[test]

@@ -159,4 +159,27 @@ fn ascii_ply_rows_are_read_exactly() {
         let e = read_ply(write("rows.ply", &ply(rows))).unwrap_err();
         assert_refusal(&e, "rows.ply", &format!("PLY file: {message}"));
     }
+    // A face of two vertices is named at its line.
+    let e = read_ply(write(
+        "rows.ply",
+        &ply("0 0 0 1\n1 0 0 2\n0 1 0 3\n2 0 1\n"),
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            Error::Mesh(MeshError::NotTriangles {
+                line: Some(14),
+                face: 0,
+                vertices: 2,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .ends_with("rows.ply:14: face 0 has 2 vertices, but a face needs at least 3"),
+        "{e}"
+    );
 }

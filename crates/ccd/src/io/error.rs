@@ -115,7 +115,7 @@ pub enum MeshError {
     NotTriangles {
         /// The file.
         path: PathBuf,
-        /// The line of the face, counted from 1 (OBJ only).
+        /// The line of the face, counted from 1 (OBJ and ASCII PLY).
         line: Option<usize>,
         /// Index of the face, counted from 0 in file order.
         face: usize,
@@ -134,7 +134,7 @@ pub enum MeshError {
     IndexOutOfRange {
         /// The file.
         path: PathBuf,
-        /// The line of the face, counted from 1 (OBJ only).
+        /// The line of the face, counted from 1 (OBJ and ASCII PLY).
         line: Option<usize>,
         /// Index of the face, counted from 0 in file order (in OBJ, over the
         /// `f` statements).

@@ -85,12 +85,15 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         None => None,
     };
     let mut out = MeshData::default();
+    // The line of each face, where the file is text.
+    let mut lines = Vec::new();
     let faces = if header.encoding == Encoding::Ascii {
         let payload = reader.get_ref();
         let start = bytes.len() - payload.len();
         let first_line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
         let read = read_payload(path, payload, first_line, &header, list)?;
         out.vertices = read.vertices;
+        lines = read.face_lines;
         read.faces
     } else {
         read_with_ply_rs(path, &mut reader, &header, list, &mut out.vertices)?
@@ -98,11 +101,12 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
     check_vertex_count(path, out.vertices.len())?;
 
     for (face, polygon) in faces.iter().enumerate() {
+        let line = lines.get(face).copied();
         let n = polygon.len();
         if n < 3 {
             return Err(MeshError::NotTriangles {
                 path: path.to_path_buf(),
-                line: None,
+                line,
                 face,
                 vertices: n,
             }
@@ -111,7 +115,7 @@ pub fn read_ply(path: impl AsRef<Path>) -> Result<MeshData, Error> {
         let index = |i: i64| {
             u32::try_from(i).map_err(|_| MeshError::IndexOutOfRange {
                 path: path.to_path_buf(),
-                line: None,
+                line,
                 face,
                 index: i,
                 vertices: out.vertices.len(),

@@ -11,11 +11,13 @@ use crate::number::{finite, finite_f32};
 
 const FORMAT: &str = "PLY";
 
-/// What an ASCII payload holds for the mesh: the `vertex` positions and each `face`'s index list as written.
+/// What an ASCII payload holds for the mesh: the `vertex` positions, each `face`'s index list as written and
+/// the line it was written on.
 #[derive(Default)]
 pub(super) struct Payload {
     pub(super) vertices: Vec<[f64; 3]>,
     pub(super) faces: Vec<Vec<i64>>,
+    pub(super) face_lines: Vec<usize>,
 }
 
 /// Reads the ASCII `payload` (the bytes after the header, whose first line is line `first_line` of the
@@ -81,8 +83,10 @@ fn reserve(path: &Path, out: &mut Payload, kind: Kind<'_>, count: usize) -> Resu
             count * size_of::<[f64; 3]>(),
         ),
         Kind::Face(_) => (
-            out.faces.try_reserve_exact(count),
-            count * size_of::<Vec<i64>>(),
+            out.faces
+                .try_reserve_exact(count)
+                .and_then(|()| out.face_lines.try_reserve_exact(count)),
+            count * (size_of::<Vec<i64>>() + size_of::<usize>()),
         ),
         Kind::Other => return Ok(()),
     };
@@ -154,7 +158,10 @@ impl Row<'_> {
         }
         match kind {
             Kind::Vertex => out.vertices.push(position),
-            Kind::Face(_) => out.faces.push(list),
+            Kind::Face(_) => {
+                out.faces.push(list);
+                out.face_lines.push(self.number);
+            }
             Kind::Other => {}
         }
         Ok(())
