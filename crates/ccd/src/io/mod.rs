@@ -6,8 +6,9 @@
 //! split into triangle fans, but coordinates and indices are not validated
 //! here, except that a coordinate written as text (OBJ, ASCII STL and PLY)
 //! must be a finite number of its type, refused at its line otherwise, and
-//! an OBJ index must name a vertex declared before it. [`Model::from_mesh_file`] reads and builds in one call, and the
-//! builder rejects NaN or infinite coordinates and out-of-range indices with
+//! an OBJ index must name a vertex declared before it.
+//! [`Model::from_mesh_file`] reads and builds in one call, and the builder
+//! rejects NaN or infinite coordinates and out-of-range indices with
 //! [`MeshError::Invalid`].
 //!
 //! Reading is bounded by the file: only regular files are read (a device
@@ -22,7 +23,7 @@
 //! |---|---|---|
 //! | OBJ | this crate | every object and group merged into one mesh; vertices kept in the file's order and numbering |
 //! | STL | this crate | ASCII (every solid of the file) or binary; equal vertices merged so the mesh is indexed |
-//! | PLY | `ply-rs-bw` | ASCII or binary; `vertex` x/y/z and `face` `vertex_indices` (or `vertex_index`) |
+//! | PLY | `ply-rs-bw` (header, binary), this crate (ASCII rows) | `vertex` x/y/z and `face` `vertex_indices` (or `vertex_index`); every ASCII word checked against its type |
 //!
 //! ```no_run
 //! let mesh = ccd::io::read_mesh("bunny.obj")?;

@@ -1,4 +1,4 @@
-//! Stanford PLY (ASCII and binary) through `ply-rs-bw`.
+//! Stanford PLY: the header and binary payloads through `ply-rs-bw`, ASCII payloads by `ply_ascii`.
 
 use std::path::Path;
 

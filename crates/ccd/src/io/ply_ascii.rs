@@ -191,14 +191,17 @@ impl Row<'_> {
                 "is out of range for its type: it must lie in [{min}, {max}]"
             ))
         };
-        match (written.parse::<i64>(), finite(&written)) {
-            (Ok(v), _) if (min..=max).contains(&v) => Ok(v as f64),
-            (Ok(_), _) => Err(out_of_range()),
-            (Err(_), Ok(v)) if v.fract() == 0.0 && !written.contains(['.', 'e', 'E']) => {
-                Err(out_of_range())
-            }
-            (Err(_), Ok(_)) => Err(refused(&"is not an integer, which its type needs")),
-            (Err(_), Err(bad)) => Err(refused(&bad)),
+        // An integer word is parsed once; the `f64` reading only tells why another word is refused.
+        match written.parse::<i64>() {
+            Ok(v) if (min..=max).contains(&v) => Ok(v as f64),
+            Ok(_) => Err(out_of_range()),
+            Err(_) => match finite(&written) {
+                Ok(v) if v.fract() == 0.0 && !written.contains(['.', 'e', 'E']) => {
+                    Err(out_of_range())
+                }
+                Ok(_) => Err(refused(&"is not an integer, which its type needs")),
+                Err(bad) => Err(refused(&bad)),
+            },
         }
     }
 
