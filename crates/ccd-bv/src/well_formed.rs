@@ -1,7 +1,7 @@
 //! The check behind [`BoundingVolume::is_well_formed`](crate::BoundingVolume::is_well_formed), shared by every
 //! volume type.
 
-use crate::Real;
+use crate::{BoundingVolume, Real};
 
 /// Whether every number of `params` is finite and every one of `sizes` is at least zero (false for NaN).
 ///
@@ -19,9 +19,80 @@ pub(crate) fn well_formed<T: Real>(params: &[T], sizes: &[T]) -> bool {
     finite & sized == 1
 }
 
+/// How many times the largest supported coordinate ([`Limits::length_max`](crate::Limits::length_max)) a number
+/// of a volume read from a file may reach in magnitude ([`within_supported_magnitude`]).
+///
+/// Every fit of vertices within the supported range stays below it: a centre coordinate is a combination of
+/// the vertices' projections on orthonormal axes (at most `3·length_max`), a half-extent or radius at most
+/// half a diameter (`√3·length_max`), each with pads of a few ulps; axes are unit vectors.
+pub const VOLUME_MAGNITUDE_FACTOR: f64 = 4.0;
+
+/// Whether every number of `bv` (centre, axes, half-extents, radius) is finite and of magnitude at most
+/// [`VOLUME_MAGNITUDE_FACTOR`] times the largest supported coordinate of `T`: `2¹³⁰` for `f64`, `2⁴²` for
+/// `f32`. False for NaN and infinities.
+///
+/// What archive validation requires of every volume besides
+/// [`is_well_formed`](crate::BoundingVolume::is_well_formed) (which fits far outside the supported range also
+/// meet): within this bound no containment test of a supported vertex overflows, as it squares differences of
+/// at most `5·length_max`, so a volume edited to lie absurdly far from its triangles cannot pass such a test by
+/// an infinite distance compared with an infinite reach. Branch-free, like the well-formedness check.
+#[inline(always)]
+pub fn within_supported_magnitude<T: Real, B: BoundingVolume<T>>(bv: &B) -> bool {
+    let most = T::lit(VOLUME_MAGNITUDE_FACTOR * T::LIMITS.length_max);
+    let numbers: &[T] = bytemuck::cast_slice(std::slice::from_ref(bv));
+    // `|x| ≤ most` is false for NaN and infinities.
+    numbers
+        .iter()
+        .fold(1u32, |a, x| a & u32::from(x.abs() <= most))
+        == 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Obb, Rss, Sphere};
+
+    /// Accepts every number up to the bound (in any position of a volume), refuses a NaN, an infinity or the
+    /// next larger magnitude in any position, in `f64` and `f32`.
+    #[test]
+    fn magnitudes_are_bounded_in_every_position() {
+        fn each<T: Real>() {
+            let most = T::lit(VOLUME_MAGNITUDE_FACTOR * T::LIMITS.length_max);
+            let past = most + most * T::EPSILON;
+            let obb = Obb {
+                center: [most, -most, T::zero()],
+                half: [most, T::lit(0.5), T::zero()],
+                rot: [
+                    [T::one(), T::zero(), T::zero()],
+                    [T::zero(), T::one(), T::zero()],
+                    [T::zero(), T::zero(), T::one()],
+                ],
+            };
+            assert!(within_supported_magnitude(&obb));
+            let n = size_of::<Obb<T>>() / size_of::<T>();
+            for bad in [past, -past, T::lit(f64::NAN), T::lit(f64::INFINITY)] {
+                for k in 0..n {
+                    let mut b = obb;
+                    bytemuck::cast_slice_mut::<Obb<T>, T>(std::slice::from_mut(&mut b))[k] = bad;
+                    assert!(!within_supported_magnitude(&b), "{} {k}", T::NAME);
+                }
+            }
+            let sphere = Sphere {
+                center: [T::one(); 3],
+                radius: past,
+            };
+            assert!(!within_supported_magnitude(&sphere));
+            let rss = Rss {
+                center: [-past, T::zero(), T::zero()],
+                half: [T::one(); 2],
+                radius: T::one(),
+                rot: obb.rot,
+            };
+            assert!(!within_supported_magnitude(&rss));
+        }
+        each::<f64>();
+        each::<f32>();
+    }
 
     /// Refuses a NaN, an infinity or a negative size in any position, accepts zero sizes and any finite value.
     #[test]

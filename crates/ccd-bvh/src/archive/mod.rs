@@ -43,7 +43,13 @@
 //!   which the containment proof would take quadratic time, are refused);
 //! - the faces: vertex indices in bounds, ids a permutation of `0..faces`
 //!   (each input triangle exactly once);
-//! - every volume and vertex coordinate finite, every size non-negative;
+//! - every vertex coordinate in the supported range of the scalar type
+//!   ([`ccd_bv::limits`]), every volume parameter finite and of magnitude at
+//!   most [`ccd_bv::VOLUME_MAGNITUDE_FACTOR`] times its largest coordinate
+//!   ([`ccd_bv::within_supported_magnitude`])
+//!   (what any fit of such vertices stays below; a volume edited to lie
+//!   absurdly far away could otherwise pass the containment tests through
+//!   an overflow), every size non-negative;
 //! - soundness: OBB and RSS axes orthonormal within `Real::SAT_GUARD / 8`, and
 //!   every node's volume containing every vertex of every triangle of its
 //!   subtree, certified despite the rounding of the test (per volume type:

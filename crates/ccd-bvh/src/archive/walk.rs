@@ -8,7 +8,8 @@
 //!   the recorded leaf size (the builder splits exactly those);
 //! - no node lies deeper than the header's depth, which is at most [`max_levels`]`(faces)`, the most levels a
 //!   build of that many faces has (so no walk, and no containment proof after it, runs down a hostile chain);
-//! - every volume is well formed ([`BoundingVolume::is_well_formed`]).
+//! - every volume is well formed ([`BoundingVolume::is_well_formed`]: finite, non-negative sizes) and within
+//!   the supported magnitude ([`within_supported_magnitude`]).
 //!
 //! Then it requires that it reached exactly `nodes` nodes, that the root's faces are `0..faces` and that the
 //! tree has exactly the header's depth. Together these are the tree checks of the format docs (every node but
@@ -27,7 +28,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
-use ccd_bv::{BoundingVolume, Real};
+use ccd_bv::{BoundingVolume, Real, within_supported_magnitude};
 
 use super::checksum::Chunks;
 use crate::{FileError, Node};
@@ -145,6 +146,12 @@ impl Subtree {
     }
 }
 
+/// Whether `bv` is well formed and within the supported magnitude (module docs).
+#[inline(always)]
+fn well_formed<T: Real, B: BoundingVolume<T>>(bv: &B) -> bool {
+    bv.is_well_formed() & within_supported_magnitude(bv)
+}
+
 fn corrupt(what: impl Into<String>) -> FileError {
     FileError::Corrupt(what.into())
 }
@@ -232,9 +239,12 @@ pub(crate) fn walk_tree<T: Real, B: BoundingVolume<T>>(
         )));
     }
     if !found.well_formed {
-        return Err(corrupt(
-            "bounding volume with a non-finite parameter or a negative size",
-        ));
+        return Err(corrupt(format!(
+            "bounding volume with a negative size or a parameter that is not finite or of magnitude above {:e} \
+             ({} times the largest supported coordinate)",
+            ccd_bv::VOLUME_MAGNITUDE_FACTOR * T::LIMITS.length_max,
+            ccd_bv::VOLUME_MAGNITUDE_FACTOR
+        )));
     }
     Ok(walk.spans)
 }
@@ -261,7 +271,7 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
         Ok(Found {
             span,
             levels: a.levels.max(b.levels),
-            well_formed: a.well_formed & b.well_formed & self.nodes[i].bv.is_well_formed(),
+            well_formed: a.well_formed & b.well_formed & well_formed(&self.nodes[i].bv),
             nodes,
         })
     }
@@ -302,7 +312,7 @@ impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
         tally.levels = tally.levels.max(lv + 1);
         self.touch(j, &mut tally.chunk);
         let node = &self.nodes[j];
-        tally.well_formed &= node.bv.is_well_formed();
+        tally.well_formed &= well_formed(&node.bv);
         if node.is_leaf() {
             let r = self.leaf(j)?;
             self.spans.set(j, &r);

@@ -1,5 +1,8 @@
 //! Helpers shared by the archive tests: aligned buffers, resealing an edited file, node face slots.
 
+// Each test file uses some of them.
+#![allow(dead_code)]
+
 use ccd_bv::Real;
 use ccd_bvh::NodeKind;
 use ccd_bvh::archive::{CHECKSUM_OFFSET, payload_checksum};
