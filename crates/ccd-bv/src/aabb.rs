@@ -160,8 +160,8 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
     }
 
     /// Finite centre and half-extents, half-extents ≥ 0.
-    fn is_well_formed(&self) -> bool {
+    fn is_well_formed_within(&self, most: T) -> bool {
         let all: &[T; 6] = bytemuck::cast_ref(self);
-        crate::well_formed::well_formed(all, &self.half)
+        crate::well_formed::well_formed(all, &self.half, most)
     }
 }

@@ -338,9 +338,19 @@ pub trait BoundingVolume<T: Real>:
 
     /// Whether the parameters describe a volume the tests are sound for:
     /// every number finite, radii and half-extents non-negative. Every fit
-    /// produces such volumes; archive validation rejects files whose volumes
-    /// are not. Branch-free, so a pass over many volumes vectorises.
-    fn is_well_formed(&self) -> bool;
+    /// produces such volumes ([`is_well_formed_within`](Self::is_well_formed_within)
+    /// the largest finite value).
+    fn is_well_formed(&self) -> bool {
+        T::max_value().is_some_and(|most| self.is_well_formed_within(most))
+    }
+
+    /// Whether the volume is well formed with every number of magnitude at
+    /// most `most` (so finite): archive validation requires it of every
+    /// volume for [`supported_magnitude`](crate::supported_magnitude), which
+    /// every fit of vertices in the supported range stays below. One
+    /// comparison per number, branch-free, so a pass over many volumes
+    /// vectorises.
+    fn is_well_formed_within(&self, most: T) -> bool;
 }
 
 /// [`BoundingVolume::overlaps_local_cross`] as two [`overlaps_local_pair`](BoundingVolume::overlaps_local_pair)

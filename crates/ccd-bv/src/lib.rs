@@ -49,7 +49,7 @@ pub use pose::{Pose, checked_isometry};
 pub use profile::VolumeProfile;
 pub use rss::Rss;
 pub use sphere::Sphere;
-pub use well_formed::{VOLUME_MAGNITUDE_FACTOR, within_supported_magnitude};
+pub use well_formed::{VOLUME_MAGNITUDE_FACTOR, supported_magnitude};
 
 /// Re-export of the linear-algebra crate used in every public signature.
 pub use nalgebra;

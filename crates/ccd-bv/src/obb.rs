@@ -322,10 +322,10 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
     /// Finite numbers and half-extents ≥ 0 (the axes may be anything finite:
     /// tests that need their orthonormality measure it, see
     /// [`obb_apart`](crate::apart::obb_apart)).
-    fn is_well_formed(&self) -> bool {
+    fn is_well_formed_within(&self, most: T) -> bool {
         // The 15 numbers as one array: a fixed-length count compiles to vector code.
         let all: &[T; 15] = bytemuck::cast_ref(self);
-        crate::well_formed::well_formed(all, &self.half)
+        crate::well_formed::well_formed(all, &self.half, most)
     }
 }
 

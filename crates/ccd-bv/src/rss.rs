@@ -182,9 +182,9 @@ impl<T: Real> BoundingVolume<T> for Rss<T> {
 
     /// Finite numbers, half-lengths and radius ≥ 0 (the axes may be anything finite: the tests measure their
     /// orthonormality, see [`lower_bound`](crate::lower_bound)).
-    fn is_well_formed(&self) -> bool {
+    fn is_well_formed_within(&self, most: T) -> bool {
         let all: &[T; 15] = bytemuck::cast_ref(self);
-        crate::well_formed::well_formed(all, &[self.half[0], self.half[1], self.radius])
+        crate::well_formed::well_formed(all, &[self.half[0], self.half[1], self.radius], most)
     }
 }
 

@@ -148,8 +148,8 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
     }
 
     /// Finite centre and radius, radius ≥ 0.
-    fn is_well_formed(&self) -> bool {
+    fn is_well_formed_within(&self, most: T) -> bool {
         let all: &[T; 4] = bytemuck::cast_ref(self);
-        crate::well_formed::well_formed(all, &[self.radius])
+        crate::well_formed::well_formed(all, &[self.radius], most)
     }
 }

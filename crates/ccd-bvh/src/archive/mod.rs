@@ -46,7 +46,7 @@
 //! - every vertex coordinate in the supported range of the scalar type
 //!   ([`ccd_bv::limits`]), every volume parameter finite and of magnitude at
 //!   most [`ccd_bv::VOLUME_MAGNITUDE_FACTOR`] times its largest coordinate
-//!   ([`ccd_bv::within_supported_magnitude`])
+//!   ([`ccd_bv::supported_magnitude`])
 //!   (what any fit of such vertices stays below; a volume edited to lie
 //!   absurdly far away could otherwise pass the containment tests through
 //!   an overflow), every size non-negative;

@@ -8,8 +8,8 @@
 //!   the recorded leaf size (the builder splits exactly those);
 //! - no node lies deeper than the header's depth, which is at most [`max_levels`]`(faces)`, the most levels a
 //!   build of that many faces has (so no walk, and no containment proof after it, runs down a hostile chain);
-//! - every volume is well formed ([`BoundingVolume::is_well_formed`]: finite, non-negative sizes) and within
-//!   the supported magnitude ([`within_supported_magnitude`]).
+//! - every volume is well formed within the supported magnitude ([`BoundingVolume::is_well_formed_within`]
+//!   [`supported_magnitude`]: finite parameters of bounded magnitude, non-negative sizes).
 //!
 //! Then it requires that it reached exactly `nodes` nodes, that the root's faces are `0..faces` and that the
 //! tree has exactly the header's depth. Together these are the tree checks of the format docs (every node but
@@ -28,7 +28,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
-use ccd_bv::{BoundingVolume, Real, within_supported_magnitude};
+use ccd_bv::{BoundingVolume, Real, supported_magnitude};
 
 use super::checksum::Chunks;
 use crate::{FileError, Node};
@@ -146,10 +146,10 @@ impl Subtree {
     }
 }
 
-/// Whether `bv` is well formed and within the supported magnitude (module docs).
+/// Whether `bv` is well formed within the supported magnitude (module docs).
 #[inline(always)]
 fn well_formed<T: Real, B: BoundingVolume<T>>(bv: &B) -> bool {
-    bv.is_well_formed() & within_supported_magnitude(bv)
+    bv.is_well_formed_within(supported_magnitude::<T>())
 }
 
 fn corrupt(what: impl Into<String>) -> FileError {
@@ -242,7 +242,7 @@ pub(crate) fn walk_tree<T: Real, B: BoundingVolume<T>>(
         return Err(corrupt(format!(
             "bounding volume with a negative size or a parameter that is not finite or of magnitude above {:e} \
              ({} times the largest supported coordinate)",
-            ccd_bv::VOLUME_MAGNITUDE_FACTOR * T::LIMITS.length_max,
+            supported_magnitude::<T>().to_f64_exact(),
             ccd_bv::VOLUME_MAGNITUDE_FACTOR
         )));
     }
