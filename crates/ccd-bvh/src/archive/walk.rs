@@ -239,14 +239,35 @@ pub(crate) fn walk_tree<T: Real, B: BoundingVolume<T>>(
         )));
     }
     if !found.well_formed {
-        return Err(corrupt(format!(
-            "bounding volume with a negative size or a parameter that is not finite or of magnitude above {:e} \
-             ({} times the largest supported coordinate)",
-            supported_magnitude::<T>().to_f64_exact(),
-            ccd_bv::VOLUME_MAGNITUDE_FACTOR
-        )));
+        return Err(malformed(nodes));
     }
     Ok(walk.spans)
+}
+
+/// The error for a tree with a volume that is not well formed within the supported magnitude: it names the
+/// first such node, the number that breaks the bound (or, where every number is within it, a negative size) and
+/// the volume.
+#[cold]
+#[inline(never)]
+fn malformed<T: Real, B: BoundingVolume<T>>(nodes: &[Node<T, B>]) -> FileError {
+    let most = supported_magnitude::<T>();
+    let Some(i) = nodes.iter().position(|n| !well_formed(&n.bv)) else {
+        return corrupt("a bounding volume is not well formed");
+    };
+    let bv = &nodes[i].bv;
+    let numbers: &[T] = bytemuck::cast_slice(std::slice::from_ref(bv));
+    let why = match numbers.iter().find(|x| !x.finite() || x.abs() > most) {
+        Some(x) if x.finite() => format!(
+            "the number {:e} is out of the supported range: volume numbers must have a magnitude of at most \
+             {:e} ({} times the largest supported coordinate)",
+            x.to_f64_exact(),
+            most.to_f64_exact(),
+            ccd_bv::VOLUME_MAGNITUDE_FACTOR
+        ),
+        Some(x) => format!("the number {x} is not finite"),
+        None => "the volume has a negative size".into(),
+    };
+    corrupt(format!("node {i}: {why}: {bv:?}"))
 }
 
 impl<T: Real, B: BoundingVolume<T>> Walk<'_, T, B> {
