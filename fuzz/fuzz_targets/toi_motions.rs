@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 use ccd::motion::{ConstantRotationTranslation, Interp, Motion, Screw, Static, Translation};
 use ccd::nalgebra::{Isometry3, Point3, Quaternion, Translation3, Unit, UnitQuaternion, Vector3};
 use ccd::{
-    Aabb, BoundingVolume, CollideRequest, Model, Obb, Real, Sphere, ToiBudget, ToiMode, ToiOutcome,
-    ToiRequest,
+    Aabb, BoundingVolume, CollideRequest, DescentRule, Model, Obb, Real, Sphere, ToiBudget,
+    ToiMode, ToiOutcome, ToiRequest,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -228,7 +228,8 @@ fn run<T: Real, B: ccd_query::ContinuousVolume<T>>(
         return;
     };
     // The discrete check at t = 0 is part of the count but not of the budget's loop: the loop stops at the first
-    // entry after the count exceeds the budget, and each entry makes one volume test.
+    // entry after the count exceeds the budget, and each entry makes one volume test. The check descends by the
+    // largest diameter, as the search does (its count differs from the default rule's).
     let zero = T::zero();
     let start = ccd::collide(
         a,
@@ -239,7 +240,8 @@ fn run<T: Real, B: ccd_query::ContinuousVolume<T>>(
             CollideRequest::all()
         } else {
             CollideRequest::first()
-        },
+        }
+        .with_descent(DescentRule::LargestDiameter),
     )
     .expect("time_of_impact accepted these poses");
     let bound = (request.budget.volume_tests + 1).max(start.stats.bv_tests);
