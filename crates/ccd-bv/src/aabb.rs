@@ -159,7 +159,7 @@ impl<T: Real> BoundingVolume<T> for Aabb<T> {
         box_measure::thickness(&self.half)
     }
 
-    /// Finite centre and half-extents, half-extents ≥ 0.
+    /// Centre and half-extents of magnitude at most `most`, half-extents ≥ 0.
     fn is_well_formed_within(&self, most: T) -> bool {
         let all: &[T; 6] = bytemuck::cast_ref(self);
         crate::well_formed::well_formed(all, &self.half, most)

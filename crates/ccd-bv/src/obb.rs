@@ -319,7 +319,7 @@ impl<T: Real> BoundingVolume<T> for Obb<T> {
         box_measure::thickness(&self.half)
     }
 
-    /// Finite numbers and half-extents ≥ 0 (the axes may be anything finite:
+    /// Numbers of magnitude at most `most`, half-extents ≥ 0 (the axes may be anything within it:
     /// tests that need their orthonormality measure it, see
     /// [`obb_apart`](crate::apart::obb_apart)).
     fn is_well_formed_within(&self, most: T) -> bool {

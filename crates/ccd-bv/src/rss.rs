@@ -180,8 +180,8 @@ impl<T: Real> BoundingVolume<T> for Rss<T> {
         T::lit(2.0) * self.radius
     }
 
-    /// Finite numbers, half-lengths and radius ≥ 0 (the axes may be anything finite: the tests measure their
-    /// orthonormality, see [`lower_bound`](crate::lower_bound)).
+    /// Numbers of magnitude at most `most`, half-lengths and radius ≥ 0 (the axes may be anything within it: the
+    /// tests measure their orthonormality, see [`lower_bound`](crate::lower_bound)).
     fn is_well_formed_within(&self, most: T) -> bool {
         let all: &[T; 15] = bytemuck::cast_ref(self);
         crate::well_formed::well_formed(all, &[self.half[0], self.half[1], self.radius], most)

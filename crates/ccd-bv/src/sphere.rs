@@ -147,7 +147,7 @@ impl<T: Real> BoundingVolume<T> for Sphere<T> {
         T::lit(2.0) * self.radius
     }
 
-    /// Finite centre and radius, radius ≥ 0.
+    /// Centre and radius of magnitude at most `most`, radius ≥ 0.
     fn is_well_formed_within(&self, most: T) -> bool {
         let all: &[T; 4] = bytemuck::cast_ref(self);
         crate::well_formed::well_formed(all, &[self.radius], most)

@@ -3,20 +3,11 @@
 
 use ccd_bv::{Aabb, BoundingVolume, FitMethod, Obb, Real, Rss, Sphere};
 use ccd_bvh::archive::{CHECKSUM_OFFSET, FORMAT_VERSION, MAGIC};
-use ccd_bvh::{BuildMethod, BuildOptions, Bvh, BvhFile, BvhView, FileError, Hierarchy, ScalarKind};
+use ccd_bvh::{BuildMethod, BuildOptions, BvhFile, BvhView, FileError, Hierarchy, ScalarKind};
 use ccd_testkit::{Mesh, SplitMix64, icosphere, latlong, random_soup, sprinkle_degenerate};
 
 mod support;
-use support::{Aligned, node_slots, reseal};
-
-fn tree<T: Real, B: BoundingVolume<T>>(mesh: &Mesh, options: &BuildOptions) -> Bvh<T, B> {
-    Bvh::build(
-        mesh.vertices.iter().map(|p| p.map(T::lit)).collect(),
-        &mesh.triangles,
-        options,
-    )
-    .unwrap()
-}
+use support::{Aligned, node_slots, reseal, tree};
 
 fn assert_same<T: Real, B: BoundingVolume<T> + PartialEq>(
     a: &impl Hierarchy<Scalar = T, Bv = B>,

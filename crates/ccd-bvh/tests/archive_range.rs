@@ -6,16 +6,7 @@ use ccd_bvh::{BuildOptions, Bvh, BvhView, FileError, Hierarchy};
 use ccd_testkit::{Mesh, icosphere};
 
 mod support;
-use support::{Aligned, reseal};
-
-fn tree<T: Real, B: BoundingVolume<T>>(mesh: &Mesh) -> Bvh<T, B> {
-    Bvh::build(
-        mesh.vertices.iter().map(|p| p.map(T::lit)).collect(),
-        &mesh.triangles,
-        &BuildOptions::default(),
-    )
-    .unwrap()
-}
+use support::{Aligned, reseal, tree};
 
 /// The file of `bvh` with node `i`'s volume replaced by `edit` of it, resealed (a deliberate edit: the
 /// checksum matches), opened with validation.
@@ -57,7 +48,7 @@ fn assert_refused_for_magnitude(result: Result<(), FileError>, what: &str) {
 #[test]
 fn volumes_beyond_the_supported_magnitude_are_refused() {
     fn each<T: Real, B: BoundingVolume<T>>(far: impl Fn(&mut B) + Copy) {
-        let bvh = tree::<T, B>(&icosphere(1, 1.0));
+        let bvh = tree::<T, B>(&icosphere(1, 1.0), &BuildOptions::default());
         assert!(open_edited(&bvh, 0, |_| ()).is_ok());
         let leaf = bvh.nodes().iter().position(|n| n.is_leaf()).unwrap();
         for i in [1, leaf] {
@@ -92,7 +83,7 @@ fn volumes_beyond_the_supported_magnitude_are_refused() {
 #[test]
 fn trees_at_the_largest_coordinate_open() {
     fn each<T: Real, B: BoundingVolume<T>>(mesh: &Mesh) {
-        let bvh = tree::<T, B>(mesh);
+        let bvh = tree::<T, B>(mesh, &BuildOptions::default());
         let r = open_edited(&bvh, 0, |_| ());
         assert!(r.is_ok(), "{} {}: {r:?}", T::NAME, B::KIND.name());
         // With room to spare: no fitted number reaches half the bound.

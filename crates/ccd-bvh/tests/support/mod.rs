@@ -3,9 +3,20 @@
 // Each test file uses some of them.
 #![allow(dead_code)]
 
-use ccd_bv::Real;
-use ccd_bvh::NodeKind;
+use ccd_bv::{BoundingVolume, Real};
 use ccd_bvh::archive::{CHECKSUM_OFFSET, payload_checksum};
+use ccd_bvh::{BuildOptions, Bvh, NodeKind};
+use ccd_testkit::Mesh;
+
+/// The tree of `mesh` (coordinates rounded to `T`) built with `options`.
+pub fn tree<T: Real, B: BoundingVolume<T>>(mesh: &Mesh, options: &BuildOptions) -> Bvh<T, B> {
+    Bvh::build(
+        mesh.vertices.iter().map(|p| p.map(T::lit)).collect(),
+        &mesh.triangles,
+        options,
+    )
+    .unwrap()
+}
 
 /// Bytes copied to a 16-byte-aligned buffer, as a mapped file would be.
 pub struct Aligned(Vec<u128>, usize);
